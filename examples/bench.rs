@@ -1,0 +1,320 @@
+//! The allocator benchmark: N threads each malloc S bytes, write every word, verify every word and
+//! free, K times; GPU timestamps around the alloc and free passes, host wall time beside them.
+//!
+//! ```text
+//! cargo run --release --example bench                      # every allocator, 10 000 x 16 B, 10 iterations
+//! cargo run --release --example bench -- --allocator page --num 100000 --size 1000 --iterations 10 --json
+//! ```
+
+use ouroboros_wgpu::{
+    block_on, flags, AdapterRequest, AllocatorKind, CycleRunner, Error, GpuContext, Heap, HeapConfig,
+    IterationReport, Workload,
+};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: bench [--allocator page|bump] [--num N] [--size BYTES] [--iterations K]
+             [--heap-mib M] [--backend vulkan|gl|metal|dx12] [--adapter NAME] [--json] [--no-baseline]
+
+Without --allocator every allocator runs. Defaults: --num 10000 --size 16 --iterations 10, a 256 MiB
+heap (or the adapter's largest binding if that is smaller). Every allocator other than bump is
+followed by the bump baseline on the same workload, unless --no-baseline. --json prints one JSON
+object per allocator, one per line. Exit status: 0 ok, 1 verify errors or a GPU failure, 2 bad arguments.";
+
+struct Args {
+    allocators: Vec<AllocatorKind>,
+    num: u32,
+    size: u32,
+    iterations: u32,
+    heap_mib: Option<u64>,
+    backend: Option<wgpu::Backends>,
+    adapter: Option<String>,
+    json: bool,
+    baseline: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        allocators: AllocatorKind::ALL.to_vec(),
+        num: 10_000,
+        size: 16,
+        iterations: 10,
+        heap_mib: None,
+        backend: None,
+        adapter: None,
+        json: false,
+        baseline: true,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        fn number<T: std::str::FromStr>(name: &str, v: String) -> Result<T, String> {
+            v.replace('_', "").parse().map_err(|_| format!("{name} expects a whole number, got '{v}'"))
+        }
+        match flag.as_str() {
+            "--allocator" => {
+                args.allocators = vec![value("--allocator")?.parse()?];
+            }
+            "--num" => args.num = number("--num", value("--num")?)?,
+            "--size" => args.size = number("--size", value("--size")?)?,
+            "--iterations" => args.iterations = number("--iterations", value("--iterations")?)?,
+            "--heap-mib" => args.heap_mib = Some(number("--heap-mib", value("--heap-mib")?)?),
+            "--backend" => {
+                let v = value("--backend")?;
+                args.backend = Some(match v.as_str() {
+                    "vulkan" => wgpu::Backends::VULKAN,
+                    "gl" => wgpu::Backends::GL,
+                    "metal" => wgpu::Backends::METAL,
+                    "dx12" => wgpu::Backends::DX12,
+                    _ => return Err(format!("--backend expects vulkan, gl, metal or dx12, got '{v}'")),
+                })
+            }
+            "--adapter" => args.adapter = Some(value("--adapter")?),
+            "--json" => args.json = true,
+            "--no-baseline" => args.baseline = false,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument '{other}'")),
+        }
+    }
+    if args.num == 0 {
+        return Err("--num must be at least 1".into());
+    }
+    if args.iterations == 0 {
+        return Err("--iterations must be at least 1".into());
+    }
+    if args.heap_mib == Some(0) {
+        return Err("--heap-mib must be at least 1".into());
+    }
+    Ok(args)
+}
+
+/// First iteration apart; median and mean of the rest.
+#[derive(Clone, Copy, Debug, Default)]
+struct Summary {
+    first: Option<f64>,
+    median: Option<f64>,
+    mean: Option<f64>,
+}
+
+fn summarize(values: &[Option<f64>]) -> Summary {
+    let first = values.first().copied().flatten();
+    let mut rest: Vec<f64> = values.iter().skip(1).flatten().copied().collect();
+    if rest.is_empty() {
+        return Summary { first, median: None, mean: None };
+    }
+    rest.sort_by(f64::total_cmp);
+    let mid = rest.len() / 2;
+    let median = if rest.len() % 2 == 1 { rest[mid] } else { (rest[mid - 1] + rest[mid]) / 2.0 };
+    let mean = rest.iter().sum::<f64>() / rest.len() as f64;
+    Summary { first, median: Some(median), mean: Some(mean) }
+}
+
+struct Outcome {
+    allocator: AllocatorKind,
+    heap: HeapConfig,
+    metadata_bytes: u32,
+    alloc: Summary,
+    free: Summary,
+    host: Summary,
+    failed_allocs: u64,
+    verify_errors: u64,
+    flags: u32,
+    invalid_frees: u32,
+    lost: u32,
+}
+
+fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcome, Error> {
+    let limits = gpu.device.limits();
+    let chunk = u64::from(HeapConfig::default().chunk_bytes);
+    let heap_bytes = match args.heap_mib {
+        Some(mib) => mib << 20,
+        None => {
+            let default = HeapConfig::default().heap_bytes;
+            let cap = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / chunk * chunk;
+            if cap < default {
+                eprintln!(
+                    "note: this adapter binds at most {cap} bytes; using a {} MiB heap instead of {} MiB",
+                    cap >> 20,
+                    default >> 20
+                );
+            }
+            default.min(cap)
+        }
+    };
+    let config = HeapConfig::new(allocator, heap_bytes);
+    let heap = Heap::new(&gpu.device, config.clone())?;
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: args.num, size_bytes: args.size })?;
+    let mut reports: Vec<IterationReport> = Vec::new();
+    for _ in 0..args.iterations {
+        reports.push(block_on(runner.run_iteration())?);
+    }
+    let last = reports.last().expect("at least one iteration").heap;
+    Ok(Outcome {
+        allocator,
+        metadata_bytes: heap.layout().metadata_bytes(),
+        heap: config,
+        alloc: summarize(&reports.iter().map(|r| r.alloc_ms).collect::<Vec<_>>()),
+        free: summarize(&reports.iter().map(|r| r.free_ms).collect::<Vec<_>>()),
+        host: summarize(&reports.iter().map(|r| r.host_ms).collect::<Vec<_>>()),
+        failed_allocs: reports.iter().map(|r| u64::from(r.failed_allocs)).sum(),
+        verify_errors: reports.iter().map(|r| u64::from(r.verify_errors)).sum(),
+        flags: last.flags,
+        invalid_frees: last.invalid_frees,
+        lost: last.lost,
+    })
+}
+
+fn json_num(v: Option<f64>) -> String {
+    v.map_or("null".into(), |x| format!("{x:.6}"))
+}
+
+fn json_summary(s: &Summary) -> String {
+    format!(
+        "{{\"first\":{},\"subsequent_median\":{},\"subsequent_mean\":{}}}",
+        json_num(s.first),
+        json_num(s.median),
+        json_num(s.mean)
+    )
+}
+
+fn json_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| match c {
+            '"' => "\\\"".chars().collect::<Vec<_>>(),
+            '\\' => "\\\\".chars().collect(),
+            c if (c as u32) < 0x20 => format!("\\u{:04x}", c as u32).chars().collect(),
+            c => vec![c],
+        })
+        .collect()
+}
+
+fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::AdapterInfo, timestamps: bool) -> String {
+    let flag_names: Vec<String> = flags::names(o.flags).iter().map(|n| format!("\"{n}\"")).collect();
+    let mut s = format!(
+        "{{\"allocator\":\"{}\",\"num\":{},\"size\":{},\"iterations\":{},\
+\"adapter\":{{\"name\":\"{}\",\"backend\":\"{}\",\"driver\":\"{}\"}},\
+\"heap_bytes\":{},\"chunk_bytes\":{},\"metadata_bytes\":{},\
+\"alloc_ms\":{},\"free_ms\":{},\"host_ms\":{{\"first\":{},\"subsequent_median\":{}}},\
+\"failed_allocs\":{},\"verify_errors\":{},\"invalid_frees\":{},\"lost\":{},\"flags\":[{}],\"timestamps\":{}",
+        o.allocator,
+        args.num,
+        args.size,
+        args.iterations,
+        json_escape(&info.name),
+        info.backend.to_str(),
+        json_escape(&info.driver_info),
+        o.heap.heap_bytes,
+        o.heap.chunk_bytes,
+        o.metadata_bytes,
+        json_summary(&o.alloc),
+        json_summary(&o.free),
+        json_num(o.host.first),
+        json_num(o.host.median),
+        o.failed_allocs,
+        o.verify_errors,
+        o.invalid_frees,
+        o.lost,
+        flag_names.join(","),
+        timestamps
+    );
+    if let Some(b) = baseline {
+        s += &format!(
+            ",\"baseline\":{{\"allocator\":\"bump\",\"alloc_ms\":{},\"free_ms\":{},\"host_ms\":{{\"first\":{},\"subsequent_median\":{}}}}}",
+            json_summary(&b.alloc),
+            json_summary(&b.free),
+            json_num(b.host.first),
+            json_num(b.host.median)
+        );
+    }
+    s + "}"
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map_or("-".into(), |x| format!("{x:.4}"))
+}
+
+fn main() -> ExitCode {
+    env_logger::init();
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("bench: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let request = AdapterRequest { backends: args.backend, name_contains: args.adapter.clone() };
+    let gpu = match block_on(GpuContext::new(&request)) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let info = gpu.adapter.get_info();
+    let timestamps = gpu.has_timestamps();
+    if !args.json {
+        println!(
+            "adapter: {} ({:?}, {}), device timestamps: {}",
+            info.name,
+            info.backend,
+            info.driver_info,
+            if timestamps { "yes" } else { "no (device columns empty)" }
+        );
+        println!(
+            "workload: {} allocations of {} B, {} iterations; times in ms; 'first' is iteration 0, 'median' the median of the rest",
+            args.num, args.size, args.iterations
+        );
+        println!(
+            "{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8}  flags",
+            "allocator", "alloc first", "alloc med", "free first", "free med", "host first", "host med", "nulls", "verify"
+        );
+    }
+    let mut verify_failed = false;
+    let mut bump_cache: Option<Outcome> = None;
+    for &allocator in &args.allocators {
+        let outcome = match run(&gpu, allocator, &args) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("bench: {allocator}: {e}");
+                let bad_input = matches!(e, Error::AdapterLimit { .. } | Error::HeapTooSmall { .. } | Error::HeapTooLarge(_) | Error::HeapNotChunkMultiple { .. } | Error::Workload(_));
+                return ExitCode::from(if bad_input { 2 } else { 1 });
+            }
+        };
+        verify_failed |= outcome.verify_errors > 0;
+        let baseline = if allocator != AllocatorKind::Bump && args.baseline {
+            if bump_cache.is_none() {
+                match run(&gpu, AllocatorKind::Bump, &args) {
+                    Ok(b) => bump_cache = Some(b),
+                    Err(e) => eprintln!("bench: bump baseline: {e}"),
+                }
+            }
+            bump_cache.as_ref()
+        } else {
+            None
+        };
+        if args.json {
+            println!("{}", to_json(&outcome, baseline, &args, &info, timestamps));
+        } else {
+            println!(
+                "{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8}  {}",
+                outcome.allocator.name(),
+                ms(outcome.alloc.first),
+                ms(outcome.alloc.median),
+                ms(outcome.free.first),
+                ms(outcome.free.median),
+                ms(outcome.host.first),
+                ms(outcome.host.median),
+                outcome.failed_allocs,
+                outcome.verify_errors,
+                flags::names(outcome.flags).join(",")
+            );
+        }
+    }
+    if verify_failed {
+        eprintln!("bench: verify errors: some allocation's contents did not survive");
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}

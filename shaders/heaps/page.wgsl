@@ -1,0 +1,93 @@
+// Page-based heap with standard queues (Ouroboros' "page" variant).
+//
+// Each size cls keeps a queue of its free pages. When the queue is dry a thread carves a fresh
+// page: every cls numbers its pages 0, 1, 2, ... with one counter, and page n lives in the
+// cls's (n / pages_per_chunk)-th chunk, whose handle sits in the cls's chunk table. The first
+// thread to need a table entry installs a chunk from the pool; a thread that loses that race hands
+// its chunk back. Nobody enqueues a whole chunk's pages up front and nobody waits for an installer.
+
+fn ouro_install(entry: u32, handle: u32) -> u32 {
+    let found = ouro_cas(entry, 0u, handle);
+    if (found == 0u) {
+        return handle;
+    }
+    if (found == OURO_CAS_GAVE_UP) {
+        return atomicLoad(&ouro_heap[entry]);
+    }
+    return found;
+}
+
+fn ouro_carve_page(cls: u32) -> u32 {
+    let page_shift = cls + OURO_MIN_PAGE_SHIFT;
+    let per_chunk_shift = OURO_CHUNK_SHIFT - page_shift;
+    let limit = ouro_class_table_len(cls) << per_chunk_shift;
+    let counter = OURO_H_CARVE + cls;
+    if (atomicLoad(&ouro_heap[counter]) >= limit) {
+        ouro_fail(OURO_FLAG_CLASS_LIMIT, OURO_H_FAILED_ALLOCS);
+        return OURO_NULL;
+    }
+    let n = atomicAdd(&ouro_heap[counter], 1u);
+    if (n >= limit) {
+        ouro_fail(OURO_FLAG_CLASS_LIMIT, OURO_H_FAILED_ALLOCS);
+        return OURO_NULL;
+    }
+    let entry = ouro_class_table(cls) + (n >> per_chunk_shift);
+    var handle = atomicLoad(&ouro_heap[entry]);
+    if (handle == 0u) {
+        let fresh = ouro_chunk_take();
+        if (fresh == 0u) {
+            // The pool is dry: mark the entry dead so that every page number in it fails alike.
+            handle = ouro_install(entry, OURO_DEAD);
+        } else {
+            atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], cls + 1u);
+            handle = ouro_install(entry, fresh);
+            if (handle != fresh) {
+                atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], 0u);
+                ouro_chunk_give_back(fresh);
+            }
+        }
+    }
+    if (handle == OURO_DEAD || handle == 0u) {
+        ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_FAILED_ALLOCS);
+        return OURO_NULL;
+    }
+    let page = n & ((1u << per_chunk_shift) - 1u);
+    return ouro_chunk_base(handle) + (page << page_shift);
+}
+
+fn ouro_malloc(size: u32) -> u32 {
+    if (size > OURO_CHUNK_BYTES) {
+        ouro_fail(OURO_FLAG_TOO_LARGE, OURO_H_FAILED_ALLOCS);
+        return OURO_NULL;
+    }
+    let cls = ouro_size_class(size);
+    let reused = ouro_queue_dequeue(ouro_page_queue(cls), ouro_page_queue_mask(cls));
+    if (reused != 0u) {
+        return reused;
+    }
+    return ouro_carve_page(cls);
+}
+
+fn ouro_free(ptr: u32) {
+    if (ptr == OURO_NULL) {
+        return;
+    }
+    if (ptr < OURO_DATA_BASE || ptr >= OURO_HEAP_BYTES) {
+        ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
+        return;
+    }
+    let chunk = (ptr - OURO_DATA_BASE) >> OURO_CHUNK_SHIFT;
+    let class_plus_one = atomicLoad(&ouro_heap[OURO_CHUNK_CLASS + chunk]);
+    if (class_plus_one == 0u) {
+        ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
+        return;
+    }
+    let cls = class_plus_one - 1u;
+    if ((ptr & ((OURO_MIN_PAGE_BYTES << cls) - 1u)) != 0u) {
+        ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
+        return;
+    }
+    if (!ouro_queue_enqueue(ouro_page_queue(cls), ouro_page_queue_mask(cls), ptr)) {
+        ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
+    }
+}

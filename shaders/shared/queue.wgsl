@@ -1,0 +1,74 @@
+// Lock-free ring queue of non-zero u32 items (page pointers or chunk handles) on which no
+// operation ever waits for another invocation. Shared by every heap variant that keeps a queue.
+//
+// A queue at word `q` of the heap: head ticket at q + OURO_Q_HEAD, tail ticket at q + OURO_Q_TAIL,
+// the number of published items (as i32) at q + OURO_Q_COUNT, then `mask + 1` slots.
+// A slot holds 0 (empty), an item, or OURO_TOMB: a dequeuer reached that ticket before its
+// enqueuer had published, so the enqueuer must take a fresh ticket instead of waiting to be seen.
+// Correctness never depends on ordering between different words: each slot decides its own fate
+// with a single-word CAS, which is all that relaxed 32-bit WGSL atomics promise.
+
+fn ouro_cas(word: u32, expected: u32, desired: u32) -> u32 {
+    // atomicCompareExchangeWeak may fail spuriously; retry a bounded number of times and return
+    // the value found (== expected means the exchange happened).
+    for (var spin = 0u; spin < OURO_CAS_SPINS; spin++) {
+        let r = atomicCompareExchangeWeak(&ouro_heap[word], expected, desired);
+        if (r.exchanged) {
+            return expected;
+        }
+        if (r.old_value != expected) {
+            return r.old_value;
+        }
+    }
+    return OURO_CAS_GAVE_UP;
+}
+
+fn ouro_queue_enqueue(q: u32, mask: u32, item: u32) -> bool {
+    for (var attempt = 0u; attempt < OURO_ENQUEUE_TRIES; attempt++) {
+        let ticket = atomicAdd(&ouro_heap[q + OURO_Q_TAIL], 1u);
+        let slot = q + OURO_QUEUE_HEADER_WORDS + (ticket & mask);
+        let found = ouro_cas(slot, 0u, item);
+        if (found == 0u) {
+            atomicAdd(&ouro_heap[q + OURO_Q_COUNT], 1u);
+            return true;
+        }
+        if (found == OURO_TOMB) {
+            // The dequeuer of this ticket has moved on; free the slot for the next lap.
+            atomicStore(&ouro_heap[slot], 0u);
+        }
+    }
+    return false;
+}
+
+// Returns an item, or 0 when the queue is empty (or every ticket tried was still in flight;
+// the caller then takes its other path, it never waits).
+fn ouro_queue_dequeue(q: u32, mask: u32) -> u32 {
+    let count = q + OURO_Q_COUNT;
+    if (bitcast<i32>(atomicLoad(&ouro_heap[count])) <= 0) {
+        return 0u;
+    }
+    if (bitcast<i32>(atomicSub(&ouro_heap[count], 1u)) <= 0) {
+        atomicAdd(&ouro_heap[count], 1u);
+        return 0u;
+    }
+    // A reservation is held: some published item sits at a ticket at or after head.
+    for (var attempt = 0u; attempt < OURO_DEQUEUE_TRIES; attempt++) {
+        let ticket = atomicAdd(&ouro_heap[q + OURO_Q_HEAD], 1u);
+        let slot = q + OURO_QUEUE_HEADER_WORDS + (ticket & mask);
+        let item = atomicExchange(&ouro_heap[slot], 0u);
+        if (item != 0u && item != OURO_TOMB) {
+            return item;
+        }
+        // The enqueuer of this ticket has not published yet: leave a tomb so that it re-tickets.
+        let found = ouro_cas(slot, 0u, OURO_TOMB);
+        if (found != 0u && found != OURO_TOMB && found != OURO_CAS_GAVE_UP) {
+            // It published in between: the item is ours.
+            let late = atomicExchange(&ouro_heap[slot], 0u);
+            if (late != 0u && late != OURO_TOMB) {
+                return late;
+            }
+        }
+    }
+    atomicAdd(&ouro_heap[count], 1u);
+    return 0u;
+}

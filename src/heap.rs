@@ -1,0 +1,205 @@
+//! [`Heap`]: the one storage buffer that holds an allocator's metadata and chunks.
+
+use crate::config::HeapConfig;
+use crate::error::{Error, Result};
+use crate::layout::{header, HeapLayout, HEADER_WORDS, Q_COUNT};
+
+/// A heap on a device: the buffer, its layout, and the binding a kernel needs to reach it.
+pub struct Heap {
+    config: HeapConfig,
+    layout: HeapLayout,
+    device: wgpu::Device,
+    buffer: wgpu::Buffer,
+    bind_group_layout: wgpu::BindGroupLayout,
+    bind_group: wgpu::BindGroup,
+}
+
+impl Heap {
+    /// Creates a zeroed heap (which is an empty heap: every queue and counter starts at 0).
+    /// Fails with a typed [`Error`] when the config is invalid or the adapter cannot bind it.
+    pub fn new(device: &wgpu::Device, config: HeapConfig) -> Result<Heap> {
+        let layout = HeapLayout::new(&config)?;
+        let limits = device.limits();
+        let binding_limit = limits.max_storage_buffer_binding_size;
+        if config.heap_bytes > binding_limit {
+            return Err(Error::AdapterLimit {
+                requested: config.heap_bytes,
+                limit: binding_limit,
+                limit_name: "max_storage_buffer_binding_size",
+            });
+        }
+        if config.heap_bytes > limits.max_buffer_size {
+            return Err(Error::AdapterLimit {
+                requested: config.heap_bytes,
+                limit: limits.max_buffer_size,
+                limit_name: "max_buffer_size",
+            });
+        }
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ouroboros heap"),
+            size: config.heap_bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("ouroboros heap"),
+            entries: &[Heap::bind_group_layout_entry(0)],
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("ouroboros heap"),
+            layout: &bind_group_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+        });
+        Ok(Heap { config, layout, device: device.clone(), buffer, bind_group_layout, bind_group })
+    }
+
+    /// The layout entry for the heap at `binding`, to place beside a kernel's own bindings.
+    pub fn bind_group_layout_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }
+    }
+
+    /// A bind group entry for the heap at `binding`.
+    pub fn bind_group_entry(&self, binding: u32) -> wgpu::BindGroupEntry<'_> {
+        wgpu::BindGroupEntry { binding, resource: self.buffer.as_entire_binding() }
+    }
+
+    /// A layout with the heap alone at binding 0.
+    pub fn bind_group_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.bind_group_layout
+    }
+
+    /// A bind group with the heap alone at binding 0.
+    pub fn bind_group(&self) -> &wgpu::BindGroup {
+        &self.bind_group
+    }
+
+    pub fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
+    }
+
+    pub fn config(&self) -> &HeapConfig {
+        &self.config
+    }
+
+    pub fn layout(&self) -> &HeapLayout {
+        &self.layout
+    }
+
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The allocator's WGSL with the heap at `@group(group) @binding(binding)`; see
+    /// [`crate::shader::allocator_wgsl`].
+    pub fn allocator_wgsl(&self, group: u32, binding: u32) -> String {
+        crate::shader::allocator_wgsl(&self.layout, group, binding)
+    }
+
+    /// Records a reset of the heap to empty (all metadata zeroed; data is left as it is).
+    pub fn encode_reset(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.clear_buffer(&self.buffer, 0, Some(u64::from(self.layout.data_base)));
+    }
+
+    /// Reads the whole metadata region back and decodes it (one extra submit and wait: for
+    /// tests and reports, not for the hot path).
+    pub async fn read_state(&self, queue: &wgpu::Queue) -> Result<HeapState> {
+        let len = u64::from(self.layout.data_base);
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ouroboros heap readback"),
+            size: len,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&self.buffer, 0, &staging, 0, len);
+        queue.submit([encoder.finish()]);
+        let bytes = crate::gpu::read_buffer(&self.device, &staging, len).await?;
+        Ok(HeapState::decode(&self.layout, bytemuck::cast_slice(&bytes)))
+    }
+}
+
+/// The counters of a heap's header: what the shaders report after any pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeapCounters {
+    /// Sticky failure flags (see [`crate::layout::flags`]).
+    pub flags: u32,
+    /// malloc calls that returned null.
+    pub failed_allocs: u32,
+    /// free calls with a pointer the heap never handed out.
+    pub invalid_frees: u32,
+    /// Pages or chunks that could not be queued again.
+    pub lost: u32,
+    /// Never-used chunks taken from the data region so far.
+    pub chunks_taken: u32,
+}
+
+impl HeapCounters {
+    /// Decodes the header words (the first [`HEADER_WORDS`] of the heap).
+    pub fn from_header(words: &[u32]) -> HeapCounters {
+        HeapCounters {
+            flags: words[header::FLAGS as usize],
+            failed_allocs: words[header::FAILED_ALLOCS as usize],
+            invalid_frees: words[header::INVALID_FREES as usize],
+            lost: words[header::LOST as usize],
+            chunks_taken: words[header::CHUNK_BUMP as usize],
+        }
+    }
+}
+
+/// Everything the metadata says about a heap: counters, chunk use and queue contents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeapState {
+    pub counters: HeapCounters,
+    /// Chunks sitting in the pool's queue, ready for reuse.
+    pub pooled_chunks: u32,
+    /// Per size class: pages ever carved from fresh chunks.
+    pub carved_pages: Vec<u32>,
+    /// Per size class: pages sitting in the class's queue.
+    pub queued_pages: Vec<u32>,
+    /// Per size class: chunks the class holds.
+    pub class_chunks: Vec<u32>,
+    /// Per size class: the chunk table, carve index -> chunk handle (index + 1; 0 = not yet).
+    pub class_tables: Vec<Vec<u32>>,
+}
+
+impl HeapState {
+    fn decode(layout: &HeapLayout, words: &[u32]) -> HeapState {
+        let count = |base: u32| words[(base + Q_COUNT) as usize] as i32;
+        let header = &words[..HEADER_WORDS as usize];
+        let classes = layout.page_queues.len();
+        let class_tables: Vec<Vec<u32>> = layout
+            .class_tables
+            .iter()
+            .map(|&(base, len)| words[base as usize..(base + len) as usize].to_vec())
+            .collect();
+        let class_chunks = class_tables
+            .iter()
+            .map(|t| t.iter().filter(|&&h| h != 0 && h != crate::layout::DEAD).count() as u32)
+            .collect();
+        let mut counters = HeapCounters::from_header(header);
+        // Callers that found the pool dry may push the bump past the end; clamp to what exists.
+        counters.chunks_taken = counters.chunks_taken.min(layout.data_chunks);
+        HeapState {
+            counters,
+            pooled_chunks: count(layout.chunk_queue.base).max(0) as u32,
+            carved_pages: (0..classes).map(|c| header[header::CARVE as usize + c]).collect(),
+            queued_pages: layout.page_queues.iter().map(|q| count(q.base).max(0) as u32).collect(),
+            class_chunks,
+            class_tables,
+        }
+    }
+
+    /// Chunks taken out of the pool and not returned to it.
+    pub fn chunks_in_use(&self) -> u32 {
+        self.counters.chunks_taken.saturating_sub(self.pooled_chunks)
+    }
+}

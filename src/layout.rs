@@ -1,0 +1,264 @@
+//! Where everything lives inside the heap buffer. The shaders see this as generated WGSL
+//! constants (`HeapLayout::wgsl_constants`), so host and device can never disagree.
+//!
+//! Word offsets (u32 index into the heap) unless a name says bytes:
+//!
+//! ```text
+//! [header: 64 words][chunk queue][page queue per class][chunk table per class][class of each chunk] .. pad ..
+//! [data chunk 0][data chunk 1] ...            <- OURO_DATA_BASE (bytes), chunk-aligned
+//! ```
+//!
+//! A device pointer is a byte offset into the heap buffer. The metadata sits at offset 0, so no
+//! allocation is ever at 0, and 0 is the null pointer ([`NULL`]).
+
+use crate::config::{AllocatorKind, HeapConfig};
+use crate::error::{Error, Result};
+
+/// The device null pointer.
+pub const NULL: u32 = 0;
+/// Smallest size class, in bytes.
+pub const MIN_PAGE_BYTES: u32 = 16;
+/// Words of the header at the start of the heap.
+pub const HEADER_WORDS: u32 = 64;
+/// Words before a queue's slots: head, tail and count, each in its own 32-byte sector.
+pub const QUEUE_HEADER_WORDS: u32 = 32;
+
+/// Offsets of a queue's head ticket, tail ticket and published-item count from its first word.
+pub const Q_HEAD: u32 = 0;
+pub const Q_TAIL: u32 = 8;
+pub const Q_COUNT: u32 = 16;
+
+/// Header word indices. Twin of the `OURO_H_*` WGSL constants.
+pub mod header {
+    /// Sticky failure flags ([`super::flags`]).
+    pub const FLAGS: u32 = 0;
+    /// malloc calls that returned null.
+    pub const FAILED_ALLOCS: u32 = 1;
+    /// free calls with a pointer the heap did not hand out.
+    pub const INVALID_FREES: u32 = 2;
+    /// Pages or chunks that could not be queued again (never expected; counted, not hidden).
+    pub const LOST: u32 = 3;
+    /// Never-used chunks taken so far.
+    pub const CHUNK_BUMP: u32 = 4;
+    /// The bump allocator's pointer (bytes from the data base).
+    pub const BUMP: u32 = 5;
+    /// First of one carve counter per size class: pages ever carved from fresh chunks.
+    pub const CARVE: u32 = 16;
+}
+
+/// Failure flag bits. Twin of the `OURO_FLAG_*` WGSL constants.
+pub mod flags {
+    /// No chunk was left for a size class that needed one.
+    pub const OUT_OF_MEMORY: u32 = 1;
+    /// A request above the largest size class (the chunk size).
+    pub const TOO_LARGE: u32 = 2;
+    /// A size class reached the most pages its queue can hold.
+    pub const CLASS_LIMIT: u32 = 4;
+    /// free() of a pointer that is not an allocation of this heap.
+    pub const INVALID_FREE: u32 = 8;
+    /// A page or chunk could not be queued again.
+    pub const LOST: u32 = 16;
+
+    /// Names of the set bits, for messages.
+    pub fn names(bits: u32) -> Vec<&'static str> {
+        [
+            (OUT_OF_MEMORY, "out-of-memory"),
+            (TOO_LARGE, "too-large"),
+            (CLASS_LIMIT, "class-limit"),
+            (INVALID_FREE, "invalid-free"),
+            (LOST, "lost"),
+        ]
+        .into_iter()
+        .filter(|(b, _)| bits & b != 0)
+        .map(|(_, n)| n)
+        .collect()
+    }
+}
+
+/// Sentinels stored in queue slots and chunk tables (never valid pointers or handles).
+pub(crate) const TOMB: u32 = 0xFFFF_FFFF;
+pub(crate) const DEAD: u32 = 0xFFFF_FFFE;
+pub(crate) const CAS_GAVE_UP: u32 = 0xFFFF_FFFD;
+
+/// A queue inside the heap: its header word and slot count (a power of two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueRegion {
+    pub base: u32,
+    pub capacity: u32,
+}
+
+impl QueueRegion {
+    fn words(&self) -> u64 {
+        u64::from(QUEUE_HEADER_WORDS) + u64::from(self.capacity)
+    }
+}
+
+/// The computed placement of every structure in a heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapLayout {
+    pub allocator: AllocatorKind,
+    pub heap_bytes: u32,
+    pub chunk_bytes: u32,
+    pub chunk_shift: u32,
+    /// Size classes: 16 B << c for c in 0..num_classes; the last equals the chunk size.
+    pub num_classes: u32,
+    pub chunk_queue: QueueRegion,
+    /// One page queue per size class (empty for the bump allocator).
+    pub page_queues: Vec<QueueRegion>,
+    /// Per class: (first word, entries) of the table mapping carve index to chunk handle.
+    pub class_tables: Vec<(u32, u32)>,
+    /// First word of the per-chunk class array (class + 1, 0 = not a page chunk).
+    pub chunk_class: u32,
+    /// Byte offset of data chunk 0.
+    pub data_base: u32,
+    pub data_chunks: u32,
+}
+
+impl HeapLayout {
+    /// Places everything for `config`, or says why it does not fit.
+    pub fn new(config: &HeapConfig) -> Result<HeapLayout> {
+        config.check_fields()?;
+        let chunk = u64::from(config.chunk_bytes);
+        let total_chunks = config.heap_bytes / chunk;
+        let chunk_shift = config.chunk_bytes.trailing_zeros();
+        let num_classes = chunk_shift - MIN_PAGE_BYTES.trailing_zeros() + 1;
+        // Size the metadata for the most data chunks there could be; a little generous.
+        let d = total_chunks.max(1);
+        let mut words = u64::from(HEADER_WORDS);
+        let mut place = |n: u64| {
+            let at = words;
+            words += n;
+            at
+        };
+        let chunk_queue = QueueRegion { base: 0, capacity: queue_capacity(d) };
+        let chunk_queue = QueueRegion { base: place(chunk_queue.words()) as u32, ..chunk_queue };
+        let mut page_queues = Vec::new();
+        let mut class_tables = Vec::new();
+        if config.allocator == AllocatorKind::Page {
+            for class in 0..num_classes {
+                let per_chunk = u64::from(config.chunk_bytes >> (class + MIN_PAGE_BYTES.trailing_zeros()));
+                // A class whose pages per chunk exceed the slots granted per chunk may carve only
+                // as many chunks as its (power-of-two) queue holds pages, less a sixteenth of
+                // slack; every other class may carve every chunk.
+                let spc = u64::from(config.queue_slots_per_chunk);
+                let (capacity, table_len) = if per_chunk <= spc {
+                    (queue_capacity(d * per_chunk), d)
+                } else {
+                    let capacity = (d * spc).max(2 * per_chunk).next_power_of_two();
+                    let usable = capacity - capacity / 16;
+                    (capacity.min(1 << 31) as u32, (usable / per_chunk).clamp(1, d))
+                };
+                let q = QueueRegion { base: 0, capacity };
+                page_queues.push(QueueRegion { base: place(q.words()) as u32, ..q });
+                class_tables.push((place(table_len) as u32, table_len as u32));
+            }
+        }
+        let chunk_class = place(d) as u32;
+        let metadata_bytes = words * 4;
+        let metadata_chunks = metadata_bytes.div_ceil(chunk);
+        if metadata_chunks >= total_chunks {
+            return Err(Error::HeapTooSmall {
+                heap: config.heap_bytes,
+                metadata: metadata_bytes,
+                needed: (metadata_chunks + 1) * chunk,
+            });
+        }
+        Ok(HeapLayout {
+            allocator: config.allocator,
+            heap_bytes: config.heap_bytes as u32,
+            chunk_bytes: config.chunk_bytes,
+            chunk_shift,
+            num_classes,
+            chunk_queue,
+            page_queues,
+            class_tables,
+            chunk_class,
+            data_base: (metadata_chunks * chunk) as u32,
+            data_chunks: (total_chunks - metadata_chunks) as u32,
+        })
+    }
+
+    /// Bytes of the heap given to allocator metadata (the rest is data chunks).
+    pub fn metadata_bytes(&self) -> u32 {
+        self.data_base
+    }
+
+    /// Page size of a size class.
+    pub fn page_bytes(&self, class: u32) -> u32 {
+        MIN_PAGE_BYTES << class
+    }
+
+    /// Pages per chunk of a size class.
+    pub fn pages_per_chunk(&self, class: u32) -> u32 {
+        self.chunk_bytes / self.page_bytes(class)
+    }
+
+    /// The WGSL constants and lookup functions that describe this layout to the shaders.
+    pub fn wgsl_constants(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let mut c = |name: &str, value: u32| writeln!(s, "const {name}: u32 = {value}u;").unwrap();
+        c("OURO_NULL", NULL);
+        c("OURO_TOMB", TOMB);
+        c("OURO_DEAD", DEAD);
+        c("OURO_CAS_GAVE_UP", CAS_GAVE_UP);
+        c("OURO_CAS_SPINS", 4);
+        c("OURO_ENQUEUE_TRIES", 32);
+        c("OURO_DEQUEUE_TRIES", 8);
+        c("OURO_Q_HEAD", Q_HEAD);
+        c("OURO_Q_TAIL", Q_TAIL);
+        c("OURO_Q_COUNT", Q_COUNT);
+        c("OURO_QUEUE_HEADER_WORDS", QUEUE_HEADER_WORDS);
+        c("OURO_MIN_PAGE_BYTES", MIN_PAGE_BYTES);
+        c("OURO_MIN_PAGE_SHIFT", MIN_PAGE_BYTES.trailing_zeros());
+        c("OURO_CHUNK_BYTES", self.chunk_bytes);
+        c("OURO_CHUNK_SHIFT", self.chunk_shift);
+        c("OURO_NUM_CLASSES", self.num_classes);
+        c("OURO_HEAP_BYTES", self.heap_bytes);
+        c("OURO_DATA_BASE", self.data_base);
+        c("OURO_DATA_CHUNKS", self.data_chunks);
+        c("OURO_CHUNK_QUEUE", self.chunk_queue.base);
+        c("OURO_CHUNK_QUEUE_MASK", self.chunk_queue.capacity - 1);
+        c("OURO_CHUNK_CLASS", self.chunk_class);
+        c("OURO_H_FLAGS", header::FLAGS);
+        c("OURO_H_FAILED_ALLOCS", header::FAILED_ALLOCS);
+        c("OURO_H_INVALID_FREES", header::INVALID_FREES);
+        c("OURO_H_LOST", header::LOST);
+        c("OURO_H_CHUNK_BUMP", header::CHUNK_BUMP);
+        c("OURO_H_BUMP", header::BUMP);
+        c("OURO_H_CARVE", header::CARVE);
+        c("OURO_FLAG_OUT_OF_MEMORY", flags::OUT_OF_MEMORY);
+        c("OURO_FLAG_TOO_LARGE", flags::TOO_LARGE);
+        c("OURO_FLAG_CLASS_LIMIT", flags::CLASS_LIMIT);
+        c("OURO_FLAG_INVALID_FREE", flags::INVALID_FREE);
+        c("OURO_FLAG_LOST", flags::LOST);
+        if !self.page_queues.is_empty() {
+            let queues: Vec<u32> = self.page_queues.iter().map(|q| q.base).collect();
+            let masks: Vec<u32> = self.page_queues.iter().map(|q| q.capacity - 1).collect();
+            let tables: Vec<u32> = self.class_tables.iter().map(|t| t.0).collect();
+            let lens: Vec<u32> = self.class_tables.iter().map(|t| t.1).collect();
+            s += &lookup_fn("ouro_page_queue", &queues);
+            s += &lookup_fn("ouro_page_queue_mask", &masks);
+            s += &lookup_fn("ouro_class_table", &tables);
+            s += &lookup_fn("ouro_class_table_len", &lens);
+        }
+        s
+    }
+}
+
+/// A power-of-two ring large enough for `items` plus a sixteenth of slack, so that tickets never
+/// lap a slot still in use.
+fn queue_capacity(items: u64) -> u32 {
+    let want = items + items / 15 + 64;
+    want.next_power_of_two().min(1 << 31) as u32
+}
+
+/// A per-class lookup as a switch: no per-thread array, no dynamic indexing of a constant.
+fn lookup_fn(name: &str, values: &[u32]) -> String {
+    let mut s = format!("fn {name}(cls: u32) -> u32 {{\n    switch cls {{\n");
+    for (i, v) in values.iter().enumerate().skip(1) {
+        s += &format!("        case {i}u: {{ return {v}u; }}\n");
+    }
+    s += &format!("        default: {{ return {}u; }}\n    }}\n}}\n", values[0]);
+    s
+}

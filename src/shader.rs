@@ -1,0 +1,73 @@
+//! WGSL composition: the allocator of a layout (generated constants, the heap binding, the
+//! shared modules, one heap variant) and the kernels of the alloc/write/verify/free cycle.
+//! One kernel per file under `shaders/kernels`, shared code under `shaders/shared`, one file per
+//! heap variant under `shaders/heaps`.
+
+use crate::config::AllocatorKind;
+use crate::layout::HeapLayout;
+
+const STATUS: &str = include_str!("../shaders/shared/status.wgsl");
+const QUEUE: &str = include_str!("../shaders/shared/queue.wgsl");
+const CHUNK_POOL: &str = include_str!("../shaders/shared/chunk_pool.wgsl");
+const PAGE_HEAP: &str = include_str!("../shaders/heaps/page.wgsl");
+const BUMP_HEAP: &str = include_str!("../shaders/heaps/bump.wgsl");
+const CYCLE_BINDINGS: &str = include_str!("../shaders/shared/cycle_bindings.wgsl");
+
+/// The kernels of the benchmark cycle, in the order a cycle runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CycleKernel {
+    Alloc,
+    Write,
+    Verify,
+    Free,
+}
+
+impl CycleKernel {
+    pub const ALL: [CycleKernel; 4] = [CycleKernel::Alloc, CycleKernel::Write, CycleKernel::Verify, CycleKernel::Free];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CycleKernel::Alloc => "alloc",
+            CycleKernel::Write => "write",
+            CycleKernel::Verify => "verify",
+            CycleKernel::Free => "free",
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            CycleKernel::Alloc => include_str!("../shaders/kernels/alloc.wgsl"),
+            CycleKernel::Write => include_str!("../shaders/kernels/write.wgsl"),
+            CycleKernel::Verify => include_str!("../shaders/kernels/verify.wgsl"),
+            CycleKernel::Free => include_str!("../shaders/kernels/free.wgsl"),
+        }
+    }
+}
+
+/// The allocator's WGSL for `layout`, with the heap bound at `@group(group) @binding(binding)` as
+/// `ouro_heap`. It defines `ouro_malloc(size: u32) -> u32` and `ouro_free(ptr: u32)`; every other
+/// name it defines starts with `ouro_` or `OURO_`.
+pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
+    let variant = match layout.allocator {
+        AllocatorKind::Page => PAGE_HEAP,
+        AllocatorKind::Bump => BUMP_HEAP,
+    };
+    let mut s = String::new();
+    s += &format!("// ouroboros-wgpu allocator: {} heap\n", layout.allocator);
+    s += &layout.wgsl_constants();
+    s += &format!("@group({group}) @binding({binding}) var<storage, read_write> ouro_heap: array<atomic<u32>>;\n");
+    s += STATUS;
+    s += QUEUE;
+    s += CHUNK_POOL;
+    s += variant;
+    s
+}
+
+/// A complete cycle kernel: the allocator (heap at group 0, binding 0), the cycle's bindings
+/// (group 1) and the kernel's entry point `main`.
+pub fn cycle_kernel_wgsl(layout: &HeapLayout, kernel: CycleKernel) -> String {
+    let mut s = allocator_wgsl(layout, 0, 0);
+    s += CYCLE_BINDINGS;
+    s += kernel.source();
+    s
+}
