@@ -1,7 +1,6 @@
 //! Getting a device, and reading buffers back, the same way natively and on the web.
 
 use crate::error::{Error, Result};
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::task::{Poll, Waker};
 
@@ -76,7 +75,7 @@ impl GpuContext {
 
 /// Blocks on a future natively (the library's async API from synchronous code).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn block_on<F: Future>(f: F) -> F::Output {
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
 }
 

@@ -33,12 +33,12 @@ fn ouro_carve_page(cls: u32) -> u32 {
     }
     let entry = ouro_class_table(cls) + (n >> per_chunk_shift);
     var handle = atomicLoad(&ouro_heap[entry]);
-    if (handle == 0u) {
+    // Two tries at the pool: the second picks up chunks that racing installers just handed back.
+    // Installing a real chunk comes before giving up in program order, so that lanes running in
+    // lockstep see a chunk that a neighbour installed before anyone marks the entry dead.
+    for (var attempt = 0u; attempt < 2u && handle == 0u; attempt++) {
         let fresh = ouro_chunk_take();
-        if (fresh == 0u) {
-            // The pool is dry: mark the entry dead so that every page number in it fails alike.
-            handle = ouro_install(entry, OURO_DEAD);
-        } else {
+        if (fresh != 0u) {
             atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], cls + 1u);
             handle = ouro_install(entry, fresh);
             if (handle != fresh) {
@@ -46,6 +46,13 @@ fn ouro_carve_page(cls: u32) -> u32 {
                 ouro_chunk_give_back(fresh);
             }
         }
+        if (handle == 0u) {
+            handle = atomicLoad(&ouro_heap[entry]);
+        }
+    }
+    if (handle == 0u) {
+        // The pool is dry: mark the entry dead so that every page number in it fails alike.
+        handle = ouro_install(entry, OURO_DEAD);
     }
     if (handle == OURO_DEAD || handle == 0u) {
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_FAILED_ALLOCS);

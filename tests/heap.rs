@@ -1,0 +1,236 @@
+//! The allocator's guarantees, on the real shaders and a real adapter, for every allocator kind.
+//! Each test body takes the kind; `allocator_tests!` instantiates the suite once per kind.
+
+mod common;
+
+use common::{gpu, TEST_HEAP};
+use ouroboros_wgpu::reference::{size_class, ReferenceHeap};
+use ouroboros_wgpu::{
+    block_on, flags, AllocatorKind, CycleKernel, CycleRunner, GpuContext, Heap, HeapConfig, Step, Workload, NULL,
+};
+
+const ALLOC: CycleKernel = CycleKernel::Alloc;
+const WRITE: CycleKernel = CycleKernel::Write;
+const VERIFY: CycleKernel = CycleKernel::Verify;
+const FREE: CycleKernel = CycleKernel::Free;
+
+fn heap(gpu: &GpuContext, kind: AllocatorKind, heap_bytes: u64) -> Heap {
+    Heap::new(&gpu.device, HeapConfig::new(kind, heap_bytes)).expect("heap")
+}
+
+/// The bytes an allocation of `size` occupies (its size class, or 16-byte granules for bump).
+fn footprint(kind: AllocatorKind, size: u32) -> u32 {
+    match kind {
+        AllocatorKind::Bump => size.max(1).div_ceil(16) * 16,
+        _ => 16 << size_class(size),
+    }
+}
+
+/// Every pointer non-null, inside the data region, aligned to its footprint, and no two overlap.
+fn assert_distinct_aligned_inside(heap: &Heap, kind: AllocatorKind, size: u32, ptrs: &[u32]) {
+    let layout = heap.layout();
+    let step = footprint(kind, size);
+    let align = if kind == AllocatorKind::Bump { 16 } else { step };
+    let mut sorted = ptrs.to_vec();
+    sorted.sort_unstable();
+    for &p in &sorted {
+        assert_ne!(p, NULL, "unexpected null");
+        assert!(p >= layout.data_base, "pointer {p:#x} inside the metadata (data starts at {:#x})", layout.data_base);
+        assert!(u64::from(p) + u64::from(step) <= u64::from(layout.heap_bytes), "pointer {p:#x} runs past the heap");
+        assert_eq!((p - layout.data_base) % align, 0, "pointer {p:#x} not aligned to {align}");
+    }
+    for w in sorted.windows(2) {
+        assert!(w[0] + step <= w[1], "allocations at {:#x} and {:#x} overlap ({step} B each)", w[0], w[1]);
+    }
+}
+
+fn distinct_aligned_inside(kind: AllocatorKind) {
+    let Some(gpu) = gpu() else { return };
+    for size in [1u32, 16, 100, 1000, 4096, 8192] {
+        let heap = heap(&gpu, kind, TEST_HEAP);
+        let num = if size >= 4096 { 1000 } else { 3000 };
+        let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: size }).unwrap();
+        let report = block_on(runner.run(&[Step::new(ALLOC, 0, num)], 1, false)).unwrap();
+        assert_eq!(report.null_allocs, 0, "size {size}");
+        assert_eq!(report.heap.flags, 0, "size {size}: flags {:?}", flags::names(report.heap.flags));
+        let ptrs = block_on(runner.read_pointers()).unwrap();
+        assert_distinct_aligned_inside(&heap, kind, size, &ptrs);
+        if kind == AllocatorKind::Page {
+            // Differential check against the CPU model: the same calls carve the same page
+            // numbers, 0..num of the class, whichever chunk each table entry received.
+            let mut model = ReferenceHeap::new(heap.layout());
+            for _ in 0..num {
+                model.malloc(size);
+            }
+            let state = block_on(heap.read_state(&gpu.queue)).unwrap();
+            assert_eq!(state.carved_pages, model.carved_pages(), "size {size}");
+            assert_eq!(state.chunks_in_use(), model.chunks_in_use(), "size {size}");
+            let class = size_class(size);
+            let table = &state.class_tables[class as usize];
+            let per_chunk = heap.layout().pages_per_chunk(class);
+            let mut numbers: Vec<u32> = ptrs
+                .iter()
+                .map(|&p| {
+                    let handle = (p - heap.layout().data_base) / heap.layout().chunk_bytes + 1;
+                    let k = table.iter().position(|&h| h == handle).expect("chunk in the class table") as u32;
+                    k * per_chunk + (p % heap.layout().chunk_bytes) / (16 << class)
+                })
+                .collect();
+            numbers.sort_unstable();
+            assert!(numbers.iter().copied().eq(0..num), "size {size}: carved page numbers are not 0..{num}");
+        }
+    }
+}
+
+fn data_survives_other_threads(kind: AllocatorKind) {
+    let Some(gpu) = gpu() else { return };
+    let heap = heap(&gpu, kind, TEST_HEAP);
+    let (num, half) = (4096, 2048);
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: 200 }).unwrap();
+    let steps = [
+        Step::new(ALLOC, 0, half),
+        Step::new(WRITE, 0, half),
+        Step::new(ALLOC, half, half),
+        Step::new(WRITE, half, half),
+        Step::new(FREE, half, half),
+        Step::new(ALLOC, half, half),
+        Step::new(WRITE, half, half),
+        Step::new(FREE, half, half),
+        Step::new(ALLOC, half, half),
+        Step::new(WRITE, half, half),
+        Step::new(VERIFY, 0, num),
+    ];
+    let report = block_on(runner.run(&steps, 7, false)).unwrap();
+    assert_eq!(report.null_allocs, 0);
+    assert_eq!(report.verify_errors, 0, "data of the first half did not survive the second half's churn");
+    let ptrs = block_on(runner.read_pointers()).unwrap();
+    assert_distinct_aligned_inside(&heap, kind, 200, &ptrs);
+    // The pattern check itself must be able to fail: verifying with another salt finds every one.
+    let report = block_on(runner.run(&[Step::new(VERIFY, 0, num)], 8, false)).unwrap();
+    assert_eq!(report.verify_errors, num);
+}
+
+fn reuse_does_not_grow_the_heap(kind: AllocatorKind) {
+    let Some(gpu) = gpu() else { return };
+    let heap = heap(&gpu, kind, TEST_HEAP);
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: 2000, size_bytes: 64 }).unwrap();
+    let first = block_on(runner.run_iteration()).unwrap();
+    assert_eq!((first.failed_allocs, first.verify_errors), (0, 0));
+    let after_first = block_on(heap.read_state(&gpu.queue)).unwrap();
+    for i in 1..100 {
+        let r = block_on(runner.run_iteration()).unwrap();
+        assert_eq!((r.failed_allocs, r.verify_errors), (0, 0), "iteration {i}");
+    }
+    let after_all = block_on(heap.read_state(&gpu.queue)).unwrap();
+    assert_eq!(after_all.chunks_in_use(), after_first.chunks_in_use(), "the heap grew");
+    assert_eq!(after_all.carved_pages, after_first.carved_pages, "pages were carved again instead of reused");
+    if kind.reuses_memory() {
+        // Everything freed is queued again.
+        assert_eq!(after_all.queued_pages, after_all.carved_pages);
+        let mut model = ReferenceHeap::new(heap.layout());
+        let ptrs: Vec<u32> = (0..2000).map(|_| model.malloc(64)).collect();
+        ptrs.iter().for_each(|&p| model.free(p));
+        assert_eq!(after_all.chunks_in_use(), model.chunks_in_use());
+        assert_eq!(after_all.queued_pages, model.queued_pages());
+    }
+}
+
+fn exhaustion_returns_null_and_flag(kind: AllocatorKind) {
+    let Some(gpu) = gpu() else { return };
+    let heap_bytes = 4 << 20;
+    let heap = heap(&gpu, kind, heap_bytes);
+    let size = 1024;
+    let capacity = (heap.layout().heap_bytes - heap.layout().data_base) / size;
+    let num = 2 * capacity;
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: size }).unwrap();
+    let steps = [Step::new(ALLOC, 0, num), Step::new(WRITE, 0, num), Step::new(VERIFY, 0, num)];
+    let report = block_on(runner.run(&steps, 3, false)).unwrap();
+    assert_eq!(report.verify_errors, 0, "a failed allocation harmed a successful one");
+    assert!(report.heap.flags & (flags::OUT_OF_MEMORY | flags::CLASS_LIMIT) != 0, "no exhaustion flag");
+    assert_eq!(report.null_allocs, report.heap.failed_allocs, "nulls and the failure counter disagree");
+    let ptrs = block_on(runner.read_pointers()).unwrap();
+    let granted: Vec<u32> = ptrs.iter().copied().filter(|&p| p != NULL).collect();
+    assert_eq!(granted.len() as u32 + report.null_allocs, num);
+    assert_distinct_aligned_inside(&heap, kind, size, &granted);
+    // Nearly every byte is handed out before the first null: at most one chunk's worth of pages
+    // is held back by threads that raced for the last chunks.
+    let slack = heap.layout().chunk_bytes / size;
+    assert!(granted.len() as u32 + slack >= capacity, "only {} of {capacity} allocations granted", granted.len());
+    if kind.reuses_memory() {
+        // Free everything: the same amount is allocatable again.
+        let again = block_on(runner.run(&[Step::new(FREE, 0, num), Step::new(ALLOC, 0, num)], 4, false)).unwrap();
+        assert_eq!(again.heap.lost, 0);
+        assert!(num - again.null_allocs + slack >= capacity, "after free only {} granted", num - again.null_allocs);
+    }
+}
+
+fn free_null_is_a_no_op(kind: AllocatorKind) {
+    let Some(gpu) = gpu() else { return };
+    let heap = heap(&gpu, kind, TEST_HEAP);
+    let runner = &mut CycleRunner::new(&heap, &gpu.queue, Workload { num: 512, size_bytes: 32 }).unwrap();
+    block_on(runner.run(&[Step::new(ALLOC, 0, 256)], 1, false)).unwrap();
+    let before = block_on(heap.read_state(&gpu.queue)).unwrap();
+    runner.write_pointers(256, &[NULL; 256]);
+    let report = block_on(runner.run(&[Step::new(FREE, 256, 256)], 1, false)).unwrap();
+    assert_eq!(report.heap.flags, 0);
+    assert_eq!(block_on(heap.read_state(&gpu.queue)).unwrap(), before, "free(null) changed the heap");
+}
+
+fn too_large_is_null_and_flagged(kind: AllocatorKind) {
+    let Some(gpu) = gpu() else { return };
+    let heap = heap(&gpu, kind, TEST_HEAP);
+    let size = match kind {
+        AllocatorKind::Bump => heap.layout().heap_bytes,
+        _ => heap.layout().chunk_bytes + 1,
+    };
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: 300, size_bytes: size }).unwrap();
+    let report = block_on(runner.run(&[Step::new(ALLOC, 0, 300), Step::new(FREE, 0, 300)], 1, false)).unwrap();
+    assert_eq!(report.null_allocs, 300);
+    assert_eq!(report.heap.failed_allocs, 300);
+    assert!(report.heap.flags & flags::TOO_LARGE != 0);
+    assert_eq!(report.heap.chunks_taken, 0);
+}
+
+macro_rules! allocator_tests {
+    ($($module:ident => $kind:expr),* $(,)?) => {$(
+        mod $module {
+            use super::*;
+            #[test] fn distinct_aligned_inside() { super::distinct_aligned_inside($kind) }
+            #[test] fn data_survives_other_threads() { super::data_survives_other_threads($kind) }
+            #[test] fn reuse_does_not_grow_the_heap() { super::reuse_does_not_grow_the_heap($kind) }
+            #[test] fn exhaustion_returns_null_and_flag() { super::exhaustion_returns_null_and_flag($kind) }
+            #[test] fn free_null_is_a_no_op() { super::free_null_is_a_no_op($kind) }
+            #[test] fn too_large_is_null_and_flagged() { super::too_large_is_null_and_flagged($kind) }
+        }
+    )*};
+}
+
+allocator_tests!(page => AllocatorKind::Page, bump => AllocatorKind::Bump);
+
+/// Frees of pointers the page heap never handed out are counted and flagged, and harm nothing.
+#[test]
+fn invalid_frees_are_flagged_and_harmless() {
+    let Some(gpu) = gpu() else { return };
+    let heap = heap(&gpu, AllocatorKind::Page, TEST_HEAP);
+    let num = 1024;
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: 64 }).unwrap();
+    block_on(runner.run(&[Step::new(ALLOC, 0, 512), Step::new(WRITE, 0, 512)], 5, false)).unwrap();
+    let before = block_on(heap.read_state(&gpu.queue)).unwrap();
+    let layout = heap.layout();
+    let unused_chunk = layout.data_base + (layout.data_chunks - 1) * layout.chunk_bytes;
+    let bad: Vec<u32> = (0..512u32)
+        .map(|i| match i % 4 {
+            0 => 4 + 16 * i,                        // inside the metadata
+            1 => layout.data_base + 64 * i + 8,     // misaligned for its class
+            2 => unused_chunk + 64 * (i % 128),     // a chunk no class owns
+            _ => layout.heap_bytes + 16 * i,        // past the heap
+        })
+        .collect();
+    runner.write_pointers(512, &bad);
+    let report = block_on(runner.run(&[Step::new(FREE, 512, 512), Step::new(VERIFY, 0, 512)], 5, false)).unwrap();
+    assert_eq!(report.verify_errors, 0);
+    assert_eq!(report.heap.invalid_frees, 512);
+    assert!(report.heap.flags & flags::INVALID_FREE != 0);
+    let after = block_on(heap.read_state(&gpu.queue)).unwrap();
+    assert_eq!(after.queued_pages, before.queued_pages, "an invalid free reached a queue");
+}
