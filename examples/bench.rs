@@ -123,6 +123,7 @@ struct Outcome {
     flags: u32,
     invalid_frees: u32,
     lost: u32,
+    diagnostics: ouroboros_wgpu::HeapDiagnostics,
 }
 
 fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcome, Error> {
@@ -163,6 +164,7 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
         flags: last.flags,
         invalid_frees: last.invalid_frees,
         lost: last.lost,
+        diagnostics: last.diagnostics,
     })
 }
 
@@ -218,6 +220,11 @@ fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::Ad
         o.lost,
         flag_names.join(","),
         timestamps
+    );
+    let d = &o.diagnostics;
+    s += &format!(
+        ",\"diagnostics\":{{\"dequeue_give_ups\":{},\"dead_entries\":{},\"forwarded_chunks\":{},\"returned_chunks\":{}}}",
+        d.dequeue_give_ups, d.dead_entries, d.forwarded_chunks, d.returned_chunks
     );
     if let Some(b) = baseline {
         s += &format!(

@@ -140,6 +140,22 @@ pub struct HeapCounters {
     pub lost: u32,
     /// Never-used chunks taken from the data region so far.
     pub chunks_taken: u32,
+    /// Diagnostics of the lock-free paths (see [`HeapDiagnostics`]).
+    pub diagnostics: HeapDiagnostics,
+}
+
+/// How often the allocator took its contended fallback paths. None of these is a failure; they
+/// explain failures and timings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeapDiagnostics {
+    /// Dequeues that found only in-flight slots and fell back to carving.
+    pub dequeue_give_ups: u32,
+    /// Chunk-table entries marked dead because no chunk could be had.
+    pub dead_entries: u32,
+    /// Chunks that lost an install race and were placed at a later table entry.
+    pub forwarded_chunks: u32,
+    /// Chunks that lost an install race and went back to the pool.
+    pub returned_chunks: u32,
 }
 
 impl HeapCounters {
@@ -151,6 +167,12 @@ impl HeapCounters {
             invalid_frees: words[header::INVALID_FREES as usize],
             lost: words[header::LOST as usize],
             chunks_taken: words[header::CHUNK_BUMP as usize],
+            diagnostics: HeapDiagnostics {
+                dequeue_give_ups: words[header::DEQUEUE_GIVE_UPS as usize],
+                dead_entries: words[header::DEAD_ENTRIES as usize],
+                forwarded_chunks: words[header::FORWARDED as usize],
+                returned_chunks: words[header::RETURNED as usize],
+            },
         }
     }
 }

@@ -42,6 +42,14 @@ pub mod header {
     pub const CHUNK_BUMP: u32 = 4;
     /// The bump allocator's pointer (bytes from the data base).
     pub const BUMP: u32 = 5;
+    /// Dequeues that held a reservation but found only in-flight slots and gave up (diagnostic).
+    pub const DEQUEUE_GIVE_UPS: u32 = 6;
+    /// Chunk-table entries marked dead because the pool was dry (diagnostic).
+    pub const DEAD_ENTRIES: u32 = 7;
+    /// Chunks that lost an install race and went to a later table entry (diagnostic).
+    pub const FORWARDED: u32 = 8;
+    /// Chunks that lost an install race and went back to the pool (diagnostic).
+    pub const RETURNED: u32 = 9;
     /// First of one carve counter per size class: pages ever carved from fresh chunks.
     pub const CARVE: u32 = 16;
 }
@@ -227,6 +235,11 @@ impl HeapLayout {
         c("OURO_H_CHUNK_BUMP", header::CHUNK_BUMP);
         c("OURO_H_BUMP", header::BUMP);
         c("OURO_H_CARVE", header::CARVE);
+        c("OURO_H_DEQUEUE_GIVE_UPS", header::DEQUEUE_GIVE_UPS);
+        c("OURO_H_DEAD_ENTRIES", header::DEAD_ENTRIES);
+        c("OURO_H_FORWARDED", header::FORWARDED);
+        c("OURO_H_RETURNED", header::RETURNED);
+        c("OURO_FORWARD_ENTRIES", 8);
         c("OURO_FLAG_OUT_OF_MEMORY", flags::OUT_OF_MEMORY);
         c("OURO_FLAG_TOO_LARGE", flags::TOO_LARGE);
         c("OURO_FLAG_CLASS_LIMIT", flags::CLASS_LIMIT);

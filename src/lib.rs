@@ -46,6 +46,6 @@ pub use error::{Error, Result};
 #[cfg(not(target_arch = "wasm32"))]
 pub use gpu::block_on;
 pub use gpu::{AdapterRequest, GpuContext};
-pub use heap::{Heap, HeapCounters, HeapState};
+pub use heap::{Heap, HeapCounters, HeapDiagnostics, HeapState};
 pub use layout::{flags, HeapLayout, NULL};
 pub use shader::CycleKernel;

@@ -44,6 +44,13 @@ fn assert_distinct_aligned_inside(heap: &Heap, kind: AllocatorKind, size: u32, p
     }
 }
 
+/// Every chunk taken from the data region is in a class's table or back in the pool.
+fn assert_no_chunk_lost(state: &ouroboros_wgpu::HeapState) {
+    let in_tables: u32 = state.class_chunks.iter().sum();
+    assert_eq!(state.chunks_in_use(), in_tables, "chunks taken but held by no class: {state:?}");
+    assert_eq!(state.counters.lost, 0);
+}
+
 fn distinct_aligned_inside(kind: AllocatorKind) {
     let Some(gpu) = gpu() else { return };
     for size in [1u32, 16, 100, 1000, 4096, 8192] {
@@ -64,7 +71,9 @@ fn distinct_aligned_inside(kind: AllocatorKind) {
             }
             let state = block_on(heap.read_state(&gpu.queue)).unwrap();
             assert_eq!(state.carved_pages, model.carved_pages(), "size {size}");
-            assert_eq!(state.chunks_in_use(), model.chunks_in_use(), "size {size}");
+            assert_no_chunk_lost(&state);
+            // Racing installers may place spare chunks at later table entries; never fewer.
+            assert!(state.chunks_in_use() >= model.chunks_in_use(), "size {size}");
             let class = size_class(size);
             let table = &state.class_tables[class as usize];
             let per_chunk = heap.layout().pages_per_chunk(class);
@@ -130,7 +139,8 @@ fn reuse_does_not_grow_the_heap(kind: AllocatorKind) {
         let mut model = ReferenceHeap::new(heap.layout());
         let ptrs: Vec<u32> = (0..2000).map(|_| model.malloc(64)).collect();
         ptrs.iter().for_each(|&p| model.free(p));
-        assert_eq!(after_all.chunks_in_use(), model.chunks_in_use());
+        assert!(after_all.chunks_in_use() >= model.chunks_in_use());
+        assert_no_chunk_lost(&after_all);
         assert_eq!(after_all.queued_pages, model.queued_pages());
     }
 }

@@ -17,6 +17,20 @@ fn ouro_install(entry: u32, handle: u32) -> u32 {
     return found;
 }
 
+// Places `fresh` in one of the few table entries after `entry`, or hands it back to the pool.
+fn ouro_forward_chunk(cls: u32, entry: u32, fresh: u32) {
+    let table_end = ouro_class_table(cls) + ouro_class_table_len(cls);
+    for (var next = entry + 1u; next < min(entry + 1u + OURO_FORWARD_ENTRIES, table_end); next++) {
+        if (atomicLoad(&ouro_heap[next]) == 0u && ouro_cas(next, 0u, fresh) == 0u) {
+            atomicAdd(&ouro_heap[OURO_H_FORWARDED], 1u);
+            return;
+        }
+    }
+    atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], 0u);
+    atomicAdd(&ouro_heap[OURO_H_RETURNED], 1u);
+    ouro_chunk_give_back(fresh);
+}
+
 fn ouro_carve_page(cls: u32) -> u32 {
     let page_shift = cls + OURO_MIN_PAGE_SHIFT;
     let per_chunk_shift = OURO_CHUNK_SHIFT - page_shift;
@@ -42,8 +56,9 @@ fn ouro_carve_page(cls: u32) -> u32 {
             atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], cls + 1u);
             handle = ouro_install(entry, fresh);
             if (handle != fresh) {
-                atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], 0u);
-                ouro_chunk_give_back(fresh);
+                // Lost the race for this entry: the next entries of the class will be wanted
+                // soon, so install the chunk there instead of churning the pool.
+                ouro_forward_chunk(cls, entry, fresh);
             }
         }
         if (handle == 0u) {
@@ -53,6 +68,7 @@ fn ouro_carve_page(cls: u32) -> u32 {
     if (handle == 0u) {
         // The pool is dry: mark the entry dead so that every page number in it fails alike.
         handle = ouro_install(entry, OURO_DEAD);
+        atomicAdd(&ouro_heap[OURO_H_DEAD_ENTRIES], 1u);
     }
     if (handle == OURO_DEAD || handle == 0u) {
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_FAILED_ALLOCS);

@@ -70,5 +70,6 @@ fn ouro_queue_dequeue(q: u32, mask: u32) -> u32 {
         }
     }
     atomicAdd(&ouro_heap[count], 1u);
+    atomicAdd(&ouro_heap[OURO_H_DEQUEUE_GIVE_UPS], 1u);
     return 0u;
 }
