@@ -13,12 +13,12 @@ use ouroboros_wgpu::{
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: bench [--allocator page|bump] [--num N] [--size BYTES] [--iterations K]
-             [--heap-mib M] [--backend vulkan|gl|metal|dx12] [--adapter NAME] [--json] [--no-baseline]
+             [--heap-mib M] [--backend vulkan|gl|metal|dx12] [--adapter NAME] [--json] [--no-baseline] [--no-subgroups]
 
 Without --allocator every allocator runs. Defaults: --num 10000 --size 16 --iterations 10, a 256 MiB
 heap (or the adapter's largest binding if that is smaller). Every allocator other than bump is
 followed by the bump baseline on the same workload, unless --no-baseline. --json prints one JSON
-object per allocator, one per line. Exit status: 0 ok, 1 verify errors or a GPU failure, 2 bad arguments.";
+object per allocator, one per line. --no-subgroups forces the subgroup-less path (as on the web). Exit status: 0 ok, 1 verify errors or a GPU failure, 2 bad arguments.";
 
 struct Args {
     allocators: Vec<AllocatorKind>,
@@ -30,6 +30,7 @@ struct Args {
     adapter: Option<String>,
     json: bool,
     baseline: bool,
+    subgroups: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -43,6 +44,7 @@ fn parse_args() -> Result<Args, String> {
         adapter: None,
         json: false,
         baseline: true,
+        subgroups: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -71,6 +73,7 @@ fn parse_args() -> Result<Args, String> {
             "--adapter" => args.adapter = Some(value("--adapter")?),
             "--json" => args.json = true,
             "--no-baseline" => args.baseline = false,
+            "--no-subgroups" => args.subgroups = false,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -124,6 +127,7 @@ struct Outcome {
     invalid_frees: u32,
     lost: u32,
     diagnostics: ouroboros_wgpu::HeapDiagnostics,
+    subgroups: bool,
 }
 
 fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcome, Error> {
@@ -144,7 +148,7 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
             default.min(cap)
         }
     };
-    let config = HeapConfig::new(allocator, heap_bytes);
+    let config = HeapConfig { use_subgroups: args.subgroups, ..HeapConfig::new(allocator, heap_bytes) };
     let heap = Heap::new(&gpu.device, config.clone())?;
     let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: args.num, size_bytes: args.size })?;
     let mut reports: Vec<IterationReport> = Vec::new();
@@ -165,6 +169,7 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
         invalid_frees: last.invalid_frees,
         lost: last.lost,
         diagnostics: last.diagnostics,
+        subgroups: heap.layout().subgroups,
     })
 }
 
@@ -199,7 +204,7 @@ fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::Ad
 \"adapter\":{{\"name\":\"{}\",\"backend\":\"{}\",\"driver\":\"{}\"}},\
 \"heap_bytes\":{},\"chunk_bytes\":{},\"metadata_bytes\":{},\
 \"alloc_ms\":{},\"free_ms\":{},\"host_ms\":{{\"first\":{},\"subsequent_median\":{}}},\
-\"failed_allocs\":{},\"verify_errors\":{},\"invalid_frees\":{},\"lost\":{},\"flags\":[{}],\"timestamps\":{}",
+\"failed_allocs\":{},\"verify_errors\":{},\"invalid_frees\":{},\"lost\":{},\"flags\":[{}],\"timestamps\":{},\"subgroups\":{}",
         o.allocator,
         args.num,
         args.size,
@@ -219,7 +224,8 @@ fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::Ad
         o.invalid_frees,
         o.lost,
         flag_names.join(","),
-        timestamps
+        timestamps,
+        o.subgroups
     );
     let d = &o.diagnostics;
     s += &format!(

@@ -66,6 +66,10 @@ pub struct HeapConfig {
     /// pages are smaller than `chunk_bytes / queue_slots_per_chunk` can hold at most that many
     /// pages per chunk of heap, which bounds the standard queues' static size. Power of two.
     pub queue_slots_per_chunk: u32,
+    /// Use subgroup operations (ballot-style aggregation: one atomic per subgroup and queue, one
+    /// chunk fetch per subgroup and table entry) where the device has `Features::SUBGROUP`.
+    /// `false` forces the subgroup-less path that the web and GL run.
+    pub use_subgroups: bool,
 }
 
 impl Default for HeapConfig {
@@ -75,6 +79,7 @@ impl Default for HeapConfig {
             heap_bytes: 256 << 20,
             chunk_bytes: 8192,
             queue_slots_per_chunk: 32,
+            use_subgroups: true,
         }
     }
 }

@@ -18,7 +18,8 @@ impl Heap {
     /// Creates a zeroed heap (which is an empty heap: every queue and counter starts at 0).
     /// Fails with a typed [`Error`] when the config is invalid or the adapter cannot bind it.
     pub fn new(device: &wgpu::Device, config: HeapConfig) -> Result<Heap> {
-        let layout = HeapLayout::new(&config)?;
+        let mut layout = HeapLayout::new(&config)?;
+        layout.subgroups &= device.features().contains(wgpu::Features::SUBGROUP);
         let limits = device.limits();
         let binding_limit = limits.max_storage_buffer_binding_size;
         if config.heap_bytes > binding_limit {

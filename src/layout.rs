@@ -105,6 +105,9 @@ impl QueueRegion {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeapLayout {
     pub allocator: AllocatorKind,
+    /// Whether the shaders use subgroup operations (the config's request; [`crate::Heap::new`]
+    /// turns it off where the device lacks `Features::SUBGROUP`).
+    pub subgroups: bool,
     pub heap_bytes: u32,
     pub chunk_bytes: u32,
     pub chunk_shift: u32,
@@ -173,6 +176,7 @@ impl HeapLayout {
         }
         Ok(HeapLayout {
             allocator: config.allocator,
+            subgroups: config.use_subgroups,
             heap_bytes: config.heap_bytes as u32,
             chunk_bytes: config.chunk_bytes,
             chunk_shift,
@@ -211,6 +215,7 @@ impl HeapLayout {
         c("OURO_DEAD", DEAD);
         c("OURO_CAS_GAVE_UP", CAS_GAVE_UP);
         c("OURO_CAS_SPINS", 4);
+        c("OURO_MAX_SUBGROUP", 128);
         c("OURO_ENQUEUE_TRIES", 32);
         c("OURO_DEQUEUE_TRIES", 8);
         c("OURO_Q_HEAD", Q_HEAD);

@@ -8,6 +8,8 @@ use crate::layout::HeapLayout;
 
 const STATUS: &str = include_str!("../shaders/shared/status.wgsl");
 const QUEUE: &str = include_str!("../shaders/shared/queue.wgsl");
+const LANES_SUBGROUP: &str = include_str!("../shaders/shared/lanes_subgroup.wgsl");
+const LANES_SINGLE: &str = include_str!("../shaders/shared/lanes_single.wgsl");
 const CHUNK_POOL: &str = include_str!("../shaders/shared/chunk_pool.wgsl");
 const PAGE_HEAP: &str = include_str!("../shaders/heaps/page.wgsl");
 const BUMP_HEAP: &str = include_str!("../shaders/heaps/bump.wgsl");
@@ -53,10 +55,12 @@ pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
         AllocatorKind::Bump => BUMP_HEAP,
     };
     let mut s = String::new();
-    s += &format!("// ouroboros-wgpu allocator: {} heap\n", layout.allocator);
+    let path = if layout.subgroups { "subgroup" } else { "subgroup-less" };
+    s += &format!("// ouroboros-wgpu allocator: {} heap, {path} path\n", layout.allocator);
     s += &layout.wgsl_constants();
     s += &format!("@group({group}) @binding({binding}) var<storage, read_write> ouro_heap: array<atomic<u32>>;\n");
     s += STATUS;
+    s += if layout.subgroups { LANES_SUBGROUP } else { LANES_SINGLE };
     s += QUEUE;
     s += CHUNK_POOL;
     s += variant;

@@ -14,8 +14,15 @@ const WRITE: CycleKernel = CycleKernel::Write;
 const VERIFY: CycleKernel = CycleKernel::Verify;
 const FREE: CycleKernel = CycleKernel::Free;
 
-fn heap(gpu: &GpuContext, kind: AllocatorKind, heap_bytes: u64) -> Heap {
-    Heap::new(&gpu.device, HeapConfig::new(kind, heap_bytes)).expect("heap")
+fn heap(gpu: &GpuContext, kind: AllocatorKind, subgroups: bool, heap_bytes: u64) -> Heap {
+    let config = HeapConfig { use_subgroups: subgroups, ..HeapConfig::new(kind, heap_bytes) };
+    let heap = Heap::new(&gpu.device, config).expect("heap");
+    let offered = gpu.device.features().contains(wgpu::Features::SUBGROUP);
+    assert_eq!(heap.layout().subgroups, subgroups && offered, "the subgroup path was not chosen as asked");
+    if subgroups && !offered {
+        eprintln!("note: this adapter has no subgroups; the subgroup-less path ran instead");
+    }
+    heap
 }
 
 /// The bytes an allocation of `size` occupies (its size class, or 16-byte granules for bump).
@@ -51,10 +58,10 @@ fn assert_no_chunk_lost(state: &ouroboros_wgpu::HeapState) {
     assert_eq!(state.counters.lost, 0);
 }
 
-fn distinct_aligned_inside(kind: AllocatorKind) {
+fn distinct_aligned_inside(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
     for size in [1u32, 16, 100, 1000, 4096, 8192] {
-        let heap = heap(&gpu, kind, TEST_HEAP);
+        let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
         let num = if size >= 4096 { 1000 } else { 3000 };
         let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: size }).unwrap();
         let report = block_on(runner.run(&[Step::new(ALLOC, 0, num)], 1, false)).unwrap();
@@ -74,6 +81,14 @@ fn distinct_aligned_inside(kind: AllocatorKind) {
             assert_no_chunk_lost(&state);
             // Racing installers may place spare chunks at later table entries; never fewer.
             assert!(state.chunks_in_use() >= model.chunks_in_use(), "size {size}");
+            if heap.layout().subgroups {
+                // One lane per subgroup and entry fetches a chunk: races for an entry are rare.
+                let d = state.counters.diagnostics;
+                assert!(
+                    4 * (d.forwarded_chunks + d.returned_chunks) <= state.chunks_in_use(),
+                    "size {size}: lanes of one subgroup raced for chunks: {d:?}"
+                );
+            }
             let class = size_class(size);
             let table = &state.class_tables[class as usize];
             let per_chunk = heap.layout().pages_per_chunk(class);
@@ -91,9 +106,9 @@ fn distinct_aligned_inside(kind: AllocatorKind) {
     }
 }
 
-fn data_survives_other_threads(kind: AllocatorKind) {
+fn data_survives_other_threads(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
-    let heap = heap(&gpu, kind, TEST_HEAP);
+    let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
     let (num, half) = (4096, 2048);
     let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: 200 }).unwrap();
     let steps = [
@@ -119,9 +134,9 @@ fn data_survives_other_threads(kind: AllocatorKind) {
     assert_eq!(report.verify_errors, num);
 }
 
-fn reuse_does_not_grow_the_heap(kind: AllocatorKind) {
+fn reuse_does_not_grow_the_heap(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
-    let heap = heap(&gpu, kind, TEST_HEAP);
+    let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
     let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: 2000, size_bytes: 64 }).unwrap();
     let first = block_on(runner.run_iteration()).unwrap();
     assert_eq!((first.failed_allocs, first.verify_errors), (0, 0));
@@ -145,10 +160,10 @@ fn reuse_does_not_grow_the_heap(kind: AllocatorKind) {
     }
 }
 
-fn exhaustion_returns_null_and_flag(kind: AllocatorKind) {
+fn exhaustion_returns_null_and_flag(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
     let heap_bytes = 4 << 20;
-    let heap = heap(&gpu, kind, heap_bytes);
+    let heap = heap(&gpu, kind, subgroups, heap_bytes);
     let size = 1024;
     let capacity = (heap.layout().heap_bytes - heap.layout().data_base) / size;
     let num = 2 * capacity;
@@ -174,9 +189,9 @@ fn exhaustion_returns_null_and_flag(kind: AllocatorKind) {
     }
 }
 
-fn free_null_is_a_no_op(kind: AllocatorKind) {
+fn free_null_is_a_no_op(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
-    let heap = heap(&gpu, kind, TEST_HEAP);
+    let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
     let runner = &mut CycleRunner::new(&heap, &gpu.queue, Workload { num: 512, size_bytes: 32 }).unwrap();
     block_on(runner.run(&[Step::new(ALLOC, 0, 256)], 1, false)).unwrap();
     let before = block_on(heap.read_state(&gpu.queue)).unwrap();
@@ -186,9 +201,9 @@ fn free_null_is_a_no_op(kind: AllocatorKind) {
     assert_eq!(block_on(heap.read_state(&gpu.queue)).unwrap(), before, "free(null) changed the heap");
 }
 
-fn too_large_is_null_and_flagged(kind: AllocatorKind) {
+fn too_large_is_null_and_flagged(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
-    let heap = heap(&gpu, kind, TEST_HEAP);
+    let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
     let size = match kind {
         AllocatorKind::Bump => heap.layout().heap_bytes,
         _ => heap.layout().chunk_bytes + 1,
@@ -202,26 +217,32 @@ fn too_large_is_null_and_flagged(kind: AllocatorKind) {
 }
 
 macro_rules! allocator_tests {
-    ($($module:ident => $kind:expr),* $(,)?) => {$(
+    ($($module:ident => ($kind:expr, $subgroups:expr)),* $(,)?) => {$(
         mod $module {
             use super::*;
-            #[test] fn distinct_aligned_inside() { super::distinct_aligned_inside($kind) }
-            #[test] fn data_survives_other_threads() { super::data_survives_other_threads($kind) }
-            #[test] fn reuse_does_not_grow_the_heap() { super::reuse_does_not_grow_the_heap($kind) }
-            #[test] fn exhaustion_returns_null_and_flag() { super::exhaustion_returns_null_and_flag($kind) }
-            #[test] fn free_null_is_a_no_op() { super::free_null_is_a_no_op($kind) }
-            #[test] fn too_large_is_null_and_flagged() { super::too_large_is_null_and_flagged($kind) }
+            #[test] fn distinct_aligned_inside() { super::distinct_aligned_inside($kind, $subgroups) }
+            #[test] fn data_survives_other_threads() { super::data_survives_other_threads($kind, $subgroups) }
+            #[test] fn reuse_does_not_grow_the_heap() { super::reuse_does_not_grow_the_heap($kind, $subgroups) }
+            #[test] fn exhaustion_returns_null_and_flag() { super::exhaustion_returns_null_and_flag($kind, $subgroups) }
+            #[test] fn free_null_is_a_no_op() { super::free_null_is_a_no_op($kind, $subgroups) }
+            #[test] fn too_large_is_null_and_flagged() { super::too_large_is_null_and_flagged($kind, $subgroups) }
         }
     )*};
 }
 
-allocator_tests!(page => AllocatorKind::Page, bump => AllocatorKind::Bump);
+// Each allocator on the subgroup path (where the adapter has subgroups) and the subgroup-less path.
+allocator_tests!(
+    page => (AllocatorKind::Page, true),
+    page_no_subgroups => (AllocatorKind::Page, false),
+    bump => (AllocatorKind::Bump, true),
+    bump_no_subgroups => (AllocatorKind::Bump, false),
+);
 
 /// Frees of pointers the page heap never handed out are counted and flagged, and harm nothing.
 #[test]
 fn invalid_frees_are_flagged_and_harmless() {
     let Some(gpu) = gpu() else { return };
-    let heap = heap(&gpu, AllocatorKind::Page, TEST_HEAP);
+    let heap = heap(&gpu, AllocatorKind::Page, true, TEST_HEAP);
     let num = 1024;
     let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: 64 }).unwrap();
     block_on(runner.run(&[Step::new(ALLOC, 0, 512), Step::new(WRITE, 0, 512)], 5, false)).unwrap();

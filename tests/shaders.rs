@@ -31,7 +31,9 @@ fn configs() -> Vec<HeapConfig> {
     let mut out = Vec::new();
     for allocator in AllocatorKind::ALL {
         for (heap_bytes, chunk_bytes) in [(256u64 << 20, 8192u32), (8 << 20, 1024), (64 << 20, 65536)] {
-            out.push(HeapConfig { allocator, heap_bytes, chunk_bytes, ..HeapConfig::default() });
+            for use_subgroups in [true, false] {
+                out.push(HeapConfig { allocator, heap_bytes, chunk_bytes, use_subgroups, ..HeapConfig::default() });
+            }
         }
     }
     out
@@ -42,7 +44,14 @@ fn every_kernel_validates_and_translates() {
     for config in configs() {
         let layout = HeapLayout::new(&config).expect("valid config");
         for kernel in CycleKernel::ALL {
-            let name = format!("{} {} (heap {} B, chunk {} B)", config.allocator, kernel.name(), config.heap_bytes, config.chunk_bytes);
+            let name = format!(
+                "{} {} (heap {} B, chunk {} B, subgroups {})",
+                config.allocator,
+                kernel.name(),
+                config.heap_bytes,
+                config.chunk_bytes,
+                config.use_subgroups
+            );
             check(&name, &cycle_kernel_wgsl(&layout, kernel), true);
         }
     }

@@ -31,22 +31,10 @@ fn ouro_forward_chunk(cls: u32, entry: u32, fresh: u32) {
     ouro_chunk_give_back(fresh);
 }
 
-fn ouro_carve_page(cls: u32) -> u32 {
-    let page_shift = cls + OURO_MIN_PAGE_SHIFT;
-    let per_chunk_shift = OURO_CHUNK_SHIFT - page_shift;
-    let limit = ouro_class_table_len(cls) << per_chunk_shift;
-    let counter = OURO_H_CARVE + cls;
-    if (atomicLoad(&ouro_heap[counter]) >= limit) {
-        ouro_fail(OURO_FLAG_CLASS_LIMIT, OURO_H_FAILED_ALLOCS);
-        return OURO_NULL;
-    }
-    let n = atomicAdd(&ouro_heap[counter], 1u);
-    if (n >= limit) {
-        ouro_fail(OURO_FLAG_CLASS_LIMIT, OURO_H_FAILED_ALLOCS);
-        return OURO_NULL;
-    }
-    let entry = ouro_class_table(cls) + (n >> per_chunk_shift);
-    var handle = atomicLoad(&ouro_heap[entry]);
+// Fills the empty chunk-table entry `entry` of class `cls` and returns what it then holds: a
+// chunk handle (this lane's or a racing lane's), or OURO_DEAD when no chunk could be had.
+fn ouro_install_chunk(cls: u32, entry: u32) -> u32 {
+    var handle = 0u;
     // Two tries at the pool: the second picks up chunks that racing installers just handed back.
     // Installing a real chunk comes before giving up in program order, so that lanes running in
     // lockstep see a chunk that a neighbour installed before anyone marks the entry dead.
@@ -68,7 +56,36 @@ fn ouro_carve_page(cls: u32) -> u32 {
     if (handle == 0u) {
         // The pool is dry: mark the entry dead so that every page number in it fails alike.
         handle = ouro_install(entry, OURO_DEAD);
-        atomicAdd(&ouro_heap[OURO_H_DEAD_ENTRIES], 1u);
+        if (handle == OURO_DEAD) {
+            atomicAdd(&ouro_heap[OURO_H_DEAD_ENTRIES], 1u);
+        }
+    }
+    return handle;
+}
+
+fn ouro_carve_page(cls: u32) -> u32 {
+    let page_shift = cls + OURO_MIN_PAGE_SHIFT;
+    let per_chunk_shift = OURO_CHUNK_SHIFT - page_shift;
+    let limit = ouro_class_table_len(cls) << per_chunk_shift;
+    let counter = OURO_H_CARVE + cls;
+    if (atomicLoad(&ouro_heap[counter]) >= limit) {
+        ouro_fail(OURO_FLAG_CLASS_LIMIT, OURO_H_FAILED_ALLOCS);
+        return OURO_NULL;
+    }
+    let n = ouro_ticket(counter);
+    if (n >= limit) {
+        ouro_fail(OURO_FLAG_CLASS_LIMIT, OURO_H_FAILED_ALLOCS);
+        return OURO_NULL;
+    }
+    let entry = ouro_class_table(cls) + (n >> per_chunk_shift);
+    var handle = atomicLoad(&ouro_heap[entry]);
+    if (handle == 0u) {
+        // One lane per entry fetches the chunk for every lane of its subgroup that needs it.
+        var installed = 0u;
+        if (ouro_is_first_with(entry)) {
+            installed = ouro_install_chunk(cls, entry);
+        }
+        handle = ouro_share_from_first_with(entry, installed);
     }
     if (handle == OURO_DEAD || handle == 0u) {
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_FAILED_ALLOCS);

@@ -25,11 +25,11 @@ fn ouro_cas(word: u32, expected: u32, desired: u32) -> u32 {
 
 fn ouro_queue_enqueue(q: u32, mask: u32, item: u32) -> bool {
     for (var attempt = 0u; attempt < OURO_ENQUEUE_TRIES; attempt++) {
-        let ticket = atomicAdd(&ouro_heap[q + OURO_Q_TAIL], 1u);
+        let ticket = ouro_ticket(q + OURO_Q_TAIL);
         let slot = q + OURO_QUEUE_HEADER_WORDS + (ticket & mask);
         let found = ouro_cas(slot, 0u, item);
         if (found == 0u) {
-            atomicAdd(&ouro_heap[q + OURO_Q_COUNT], 1u);
+            ouro_ticket(q + OURO_Q_COUNT);
             return true;
         }
         if (found == OURO_TOMB) {
@@ -53,7 +53,7 @@ fn ouro_queue_dequeue(q: u32, mask: u32) -> u32 {
     }
     // A reservation is held: some published item sits at a ticket at or after head.
     for (var attempt = 0u; attempt < OURO_DEQUEUE_TRIES; attempt++) {
-        let ticket = atomicAdd(&ouro_heap[q + OURO_Q_HEAD], 1u);
+        let ticket = ouro_ticket(q + OURO_Q_HEAD);
         let slot = q + OURO_QUEUE_HEADER_WORDS + (ticket & mask);
         let item = atomicExchange(&ouro_heap[slot], 0u);
         if (item != 0u && item != OURO_TOMB) {
