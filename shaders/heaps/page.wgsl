@@ -17,16 +17,23 @@ fn ouro_install(entry: u32, handle: u32) -> u32 {
     return found;
 }
 
+// Records the class of a chunk once it sits in the class's table. Only the lane that installed it
+// writes, and nobody ever clears it: with relaxed atomics, a clearing store could land after the
+// next owner's and misfile that owner's pages.
+fn ouro_claim_chunk(cls: u32, handle: u32) {
+    atomicStore(&ouro_heap[OURO_CHUNK_CLASS + handle - 1u], cls + 1u);
+}
+
 // Places `fresh` in one of the few table entries after `entry`, or hands it back to the pool.
 fn ouro_forward_chunk(cls: u32, entry: u32, fresh: u32) {
     let table_end = ouro_class_table(cls) + ouro_class_table_len(cls);
     for (var next = entry + 1u; next < min(entry + 1u + OURO_FORWARD_ENTRIES, table_end); next++) {
         if (atomicLoad(&ouro_heap[next]) == 0u && ouro_cas(next, 0u, fresh) == 0u) {
+            ouro_claim_chunk(cls, fresh);
             atomicAdd(&ouro_heap[OURO_H_FORWARDED], 1u);
             return;
         }
     }
-    atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], 0u);
     atomicAdd(&ouro_heap[OURO_H_RETURNED], 1u);
     ouro_chunk_give_back(fresh);
 }
@@ -41,9 +48,10 @@ fn ouro_install_chunk(cls: u32, entry: u32) -> u32 {
     for (var attempt = 0u; attempt < 2u && handle == 0u; attempt++) {
         let fresh = ouro_chunk_take();
         if (fresh != 0u) {
-            atomicStore(&ouro_heap[OURO_CHUNK_CLASS + fresh - 1u], cls + 1u);
             handle = ouro_install(entry, fresh);
-            if (handle != fresh) {
+            if (handle == fresh) {
+                ouro_claim_chunk(cls, fresh);
+            } else {
                 // Lost the race for this entry: the next entries of the class will be wanted
                 // soon, so install the chunk there instead of churning the pool.
                 ouro_forward_chunk(cls, entry, fresh);
