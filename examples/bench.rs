@@ -138,12 +138,13 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
         None => {
             let default = HeapConfig::default().heap_bytes;
             let cap = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / chunk * chunk;
+            static NOTED: std::sync::Once = std::sync::Once::new();
             if cap < default {
-                eprintln!(
+                NOTED.call_once(|| eprintln!(
                     "note: this adapter binds at most {cap} bytes; using a {} MiB heap instead of {} MiB",
                     cap >> 20,
                     default >> 20
-                );
+                ));
             }
             default.min(cap)
         }
