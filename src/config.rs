@@ -4,25 +4,52 @@ use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
-/// Which allocator a heap runs.
+/// Which allocator a heap runs: a heap variant (what a size class queues) composed with a queue
+/// storage (where the queues keep their slots), or the bump baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AllocatorKind {
     /// Ouroboros' page-based heap with standard queues: a queue of free pages per size class.
     Page,
+    /// The page-based heap with virtualized-array queues: queue slots live in heap chunks.
+    VaPage,
     /// The baseline: one atomic bump pointer, reset between iterations, nothing reused.
     Bump,
 }
 
+/// Where an allocator's queues keep their slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QueueStorage {
+    /// A static ring beside each queue's header, sized for the most items it may hold.
+    Standard,
+    /// Rings cut into chunk-sized segments taken from the heap on demand and handed back when
+    /// drained, found through a small index array per queue.
+    VirtualArray,
+}
+
 impl AllocatorKind {
     /// Every kind, in the order the bench runs them.
-    pub const ALL: [AllocatorKind; 2] = [AllocatorKind::Page, AllocatorKind::Bump];
+    pub const ALL: [AllocatorKind; 3] = [AllocatorKind::Page, AllocatorKind::VaPage, AllocatorKind::Bump];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             AllocatorKind::Page => "page",
+            AllocatorKind::VaPage => "va-page",
             AllocatorKind::Bump => "bump",
         }
+    }
+
+    /// Where this allocator's page or chunk queues keep their slots.
+    pub fn queue_storage(self) -> QueueStorage {
+        match self {
+            AllocatorKind::VaPage => QueueStorage::VirtualArray,
+            _ => QueueStorage::Standard,
+        }
+    }
+
+    /// Whether this is a page-based heap (a queue of free pages per size class).
+    pub fn is_page_based(self) -> bool {
+        matches!(self, AllocatorKind::Page | AllocatorKind::VaPage)
     }
 
     /// Whether `free` gives memory back for reuse (the bump baseline does not).

@@ -182,8 +182,10 @@ impl HeapCounters {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeapState {
     pub counters: HeapCounters,
-    /// Chunks sitting in the pool's queue, ready for reuse.
+    /// Chunks sitting in the pool's queues, ready for reuse (clean and dirty).
     pub pooled_chunks: u32,
+    /// Chunks holding queue segments (virtualized queues).
+    pub queue_chunks: u32,
     /// Per size class: pages ever carved from fresh chunks.
     pub carved_pages: Vec<u32>,
     /// Per size class: pages sitting in the class's queue.
@@ -213,7 +215,8 @@ impl HeapState {
         counters.chunks_taken = counters.chunks_taken.min(layout.data_chunks);
         HeapState {
             counters,
-            pooled_chunks: count(layout.chunk_queue.base).max(0) as u32,
+            pooled_chunks: (count(layout.chunk_queue.base).max(0) + count(layout.dirty_queue.base).max(0)) as u32,
+            queue_chunks: header[header::QUEUE_CHUNKS as usize],
             carved_pages: (0..classes).map(|c| header[header::CARVE as usize + c]).collect(),
             queued_pages: layout.page_queues.iter().map(|q| count(q.base).max(0) as u32).collect(),
             class_chunks,

@@ -11,7 +11,7 @@
 //! A device pointer is a byte offset into the heap buffer. The metadata sits at offset 0, so no
 //! allocation is ever at 0, and 0 is the null pointer ([`NULL`]).
 
-use crate::config::{AllocatorKind, HeapConfig};
+use crate::config::{AllocatorKind, HeapConfig, QueueStorage};
 use crate::error::{Error, Result};
 
 /// The device null pointer.
@@ -50,6 +50,12 @@ pub mod header {
     pub const FORWARDED: u32 = 8;
     /// Chunks that lost an install race and went back to the pool (diagnostic).
     pub const RETURNED: u32 = 9;
+    /// Budget units spent by data chunks (virtualized queues; see ouro_chunk_take_data).
+    pub const DATA_SPENT: u32 = 10;
+    /// Chunks holding queue segments (virtualized queues).
+    pub const QUEUE_CHUNKS: u32 = 11;
+    /// Queue operations that found no chunk for a segment.
+    pub const QUEUE_FAILURES: u32 = 12;
     /// First of one carve counter per size class: pages ever carved from fresh chunks.
     pub const CARVE: u32 = 16;
 }
@@ -87,6 +93,8 @@ pub mod flags {
 pub(crate) const TOMB: u32 = 0xFFFF_FFFF;
 pub(crate) const DEAD: u32 = 0xFFFF_FFFE;
 pub(crate) const CAS_GAVE_UP: u32 = 0xFFFF_FFFD;
+/// Set in a queue's shape (slot mask) when its slots live in heap chunks.
+pub(crate) const VIRTUAL: u32 = 0x8000_0000;
 
 /// A queue inside the heap: its header word and slot count (a power of two).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +122,10 @@ pub struct HeapLayout {
     /// Size classes: 16 B << c for c in 0..num_classes; the last equals the chunk size.
     pub num_classes: u32,
     pub chunk_queue: QueueRegion,
+    /// Chunks handed back after holding data (chunk-based variants).
+    pub dirty_queue: QueueRegion,
+    /// Where page and chunk queues keep their slots.
+    pub queue_storage: QueueStorage,
     /// One page queue per size class (empty for the bump allocator).
     pub page_queues: Vec<QueueRegion>,
     /// Per class: (first word, entries) of the table mapping carve index to chunk handle.
@@ -143,24 +155,38 @@ impl HeapLayout {
         };
         let chunk_queue = QueueRegion { base: 0, capacity: queue_capacity(d) };
         let chunk_queue = QueueRegion { base: place(chunk_queue.words()) as u32, ..chunk_queue };
+        let dirty_queue = QueueRegion { base: place(chunk_queue.words()) as u32, ..chunk_queue };
+        let queue_storage = config.allocator.queue_storage();
+        let seg_slots = u64::from(config.chunk_bytes / 4);
         let mut page_queues = Vec::new();
         let mut class_tables = Vec::new();
-        if config.allocator == AllocatorKind::Page {
+        if config.allocator.is_page_based() {
             for class in 0..num_classes {
                 let per_chunk = u64::from(config.chunk_bytes >> (class + MIN_PAGE_BYTES.trailing_zeros()));
-                // A class whose pages per chunk exceed the slots granted per chunk may carve only
-                // as many chunks as its (power-of-two) queue holds pages, less a sixteenth of
-                // slack; every other class may carve every chunk.
-                let spc = u64::from(config.queue_slots_per_chunk);
-                let (capacity, table_len) = if per_chunk <= spc {
-                    (queue_capacity(d * per_chunk), d)
-                } else {
-                    let capacity = (d * spc).max(2 * per_chunk).next_power_of_two();
-                    let usable = capacity - capacity / 16;
-                    (capacity.min(1 << 31) as u32, (usable / per_chunk).clamp(1, d))
+                let (capacity, table_len, words) = match queue_storage {
+                    QueueStorage::Standard => {
+                        // A class whose pages per chunk exceed the slots granted per chunk may
+                        // carve only as many chunks as its (power-of-two) queue holds pages, less a
+                        // sixteenth of slack; every other class may carve every chunk.
+                        let spc = u64::from(config.queue_slots_per_chunk);
+                        let (capacity, table_len) = if per_chunk <= spc {
+                            (queue_capacity(d * per_chunk), d)
+                        } else {
+                            let capacity = (d * spc).max(2 * per_chunk).next_power_of_two();
+                            let usable = capacity - capacity / 16;
+                            (capacity.min(1 << 31) as u32, (usable / per_chunk).clamp(1, d))
+                        };
+                        (capacity, table_len, u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity))
+                    }
+                    QueueStorage::VirtualArray => {
+                        // Room for every page of the heap; only the segments in use cost memory.
+                        let capacity = (d * per_chunk).max(seg_slots).next_power_of_two().min(1 << 30);
+                        let segments = capacity / seg_slots;
+                        (capacity as u32, d, u64::from(QUEUE_HEADER_WORDS) + 2 * segments)
+                    }
                 };
-                let q = QueueRegion { base: 0, capacity };
-                page_queues.push(QueueRegion { base: place(q.words()) as u32, ..q });
+                let q = QueueRegion { base: place(words) as u32, capacity };
+                page_queues.push(q);
                 class_tables.push((place(table_len) as u32, table_len as u32));
             }
         }
@@ -182,6 +208,8 @@ impl HeapLayout {
             chunk_shift,
             num_classes,
             chunk_queue,
+            dirty_queue,
+            queue_storage,
             page_queues,
             class_tables,
             chunk_class,
@@ -195,7 +223,35 @@ impl HeapLayout {
         self.data_base
     }
 
-    /// Page size of a size class.
+    /// Segments kept back in virtualized variants for partly filled rings (one per class, one spare).
+    fn reserved_segments(&self) -> u32 {
+        if self.queue_storage == QueueStorage::Standard {
+            0
+        } else {
+            self.num_classes + 1
+        }
+    }
+
+    /// Budget of data chunks in queue-slot units (twin of OURO_DATA_BUDGET): a data chunk whose
+    /// items may need `s` slots costs `seg_slots + s`.
+    fn data_budget(&self) -> u32 {
+        let seg_slots = self.chunk_bytes / 4;
+        self.data_chunks.saturating_sub(self.reserved_segments()).saturating_mul(seg_slots)
+    }
+
+    /// The most pages of `class` that a fresh heap hands out before its first null, when all
+    /// requests are of that class (races between lanes may cost up to a chunk more).
+    pub fn max_pages(&self, class: u32) -> u64 {
+        let per_chunk = u64::from(self.pages_per_chunk(class));
+        let table = self.class_tables.get(class as usize).map_or(u64::from(self.data_chunks), |t| u64::from(t.1));
+        let chunks = match self.queue_storage {
+            QueueStorage::Standard => u64::from(self.data_chunks),
+            _ => u64::from(self.data_budget()) / (u64::from(self.chunk_bytes / 4) + per_chunk),
+        };
+        chunks.min(table) * per_chunk
+    }
+
+        /// Page size of a size class.
     pub fn page_bytes(&self, class: u32) -> u32 {
         MIN_PAGE_BYTES << class
     }
@@ -233,6 +289,16 @@ impl HeapLayout {
         c("OURO_CHUNK_QUEUE", self.chunk_queue.base);
         c("OURO_CHUNK_QUEUE_MASK", self.chunk_queue.capacity - 1);
         c("OURO_CHUNK_CLASS", self.chunk_class);
+        c("OURO_DIRTY_QUEUE", self.dirty_queue.base);
+        c("OURO_DIRTY_QUEUE_MASK", self.dirty_queue.capacity - 1);
+        c("OURO_VIRTUAL", VIRTUAL);
+        c("OURO_SEG_SHIFT", self.chunk_shift - 2);
+        c("OURO_SEG_SLOTS", self.chunk_bytes / 4);
+        c("OURO_QUEUE_RESERVE", u32::from(self.queue_storage != QueueStorage::Standard));
+        c("OURO_DATA_BUDGET", self.data_budget());
+        c("OURO_H_DATA_SPENT", header::DATA_SPENT);
+        c("OURO_H_QUEUE_CHUNKS", header::QUEUE_CHUNKS);
+        c("OURO_H_QUEUE_FAILURES", header::QUEUE_FAILURES);
         c("OURO_H_FLAGS", header::FLAGS);
         c("OURO_H_FAILED_ALLOCS", header::FAILED_ALLOCS);
         c("OURO_H_INVALID_FREES", header::INVALID_FREES);
@@ -252,7 +318,8 @@ impl HeapLayout {
         c("OURO_FLAG_LOST", flags::LOST);
         if !self.page_queues.is_empty() {
             let queues: Vec<u32> = self.page_queues.iter().map(|q| q.base).collect();
-            let masks: Vec<u32> = self.page_queues.iter().map(|q| q.capacity - 1).collect();
+            let virtual_bit = if self.queue_storage == QueueStorage::Standard { 0 } else { VIRTUAL };
+            let masks: Vec<u32> = self.page_queues.iter().map(|q| (q.capacity - 1) | virtual_bit).collect();
             let tables: Vec<u32> = self.class_tables.iter().map(|t| t.0).collect();
             let lens: Vec<u32> = self.class_tables.iter().map(|t| t.1).collect();
             s += &lookup_fn("ouro_page_queue", &queues);

@@ -79,7 +79,7 @@ impl ReferenceHeap {
                 self.bump += rounded;
                 l.data_base + self.bump - rounded
             }
-            AllocatorKind::Page => {
+            AllocatorKind::Page | AllocatorKind::VaPage => {
                 if size > l.chunk_bytes {
                     return self.fail(flags::TOO_LARGE);
                 }

@@ -3,11 +3,15 @@
 //! One kernel per file under `shaders/kernels`, shared code under `shaders/shared`, one file per
 //! heap variant under `shaders/heaps`.
 
-use crate::config::AllocatorKind;
+use crate::config::{AllocatorKind, QueueStorage};
 use crate::layout::HeapLayout;
 
 const STATUS: &str = include_str!("../shaders/shared/status.wgsl");
+const ATOMICS: &str = include_str!("../shaders/shared/atomics.wgsl");
 const QUEUE: &str = include_str!("../shaders/shared/queue.wgsl");
+const QUEUE_STORAGE: &str = include_str!("../shaders/shared/queue_storage.wgsl");
+const SEGMENTS_NONE: &str = include_str!("../shaders/shared/segments_none.wgsl");
+const SEGMENTS_ARRAY: &str = include_str!("../shaders/shared/segments_array.wgsl");
 const LANES_SUBGROUP: &str = include_str!("../shaders/shared/lanes_subgroup.wgsl");
 const LANES_SINGLE: &str = include_str!("../shaders/shared/lanes_single.wgsl");
 const CHUNK_POOL: &str = include_str!("../shaders/shared/chunk_pool.wgsl");
@@ -51,8 +55,12 @@ impl CycleKernel {
 /// name it defines starts with `ouro_` or `OURO_`.
 pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
     let variant = match layout.allocator {
-        AllocatorKind::Page => PAGE_HEAP,
+        AllocatorKind::Page | AllocatorKind::VaPage => PAGE_HEAP,
         AllocatorKind::Bump => BUMP_HEAP,
+    };
+    let segments = match layout.queue_storage {
+        QueueStorage::Standard => SEGMENTS_NONE,
+        QueueStorage::VirtualArray => SEGMENTS_ARRAY,
     };
     let mut s = String::new();
     let path = if layout.subgroups { "subgroup" } else { "subgroup-less" };
@@ -61,7 +69,12 @@ pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
     s += &format!("@group({group}) @binding({binding}) var<storage, read_write> ouro_heap: array<atomic<u32>>;\n");
     s += STATUS;
     s += if layout.subgroups { LANES_SUBGROUP } else { LANES_SINGLE };
-    s += QUEUE;
+    s += ATOMICS;
+    // One queue text, two instances (see shaders/shared/queue.wgsl).
+    s += &QUEUE.replace("QNAME", "pool");
+    s += &QUEUE.replace("QNAME", "queue");
+    s += QUEUE_STORAGE;
+    s += segments;
     s += CHUNK_POOL;
     s += variant;
     s

@@ -6,17 +6,6 @@
 // thread to need a table entry installs a chunk from the pool; a thread that loses that race hands
 // its chunk back. Nobody enqueues a whole chunk's pages up front and nobody waits for an installer.
 
-fn ouro_install(entry: u32, handle: u32) -> u32 {
-    let found = ouro_cas(entry, 0u, handle);
-    if (found == 0u) {
-        return handle;
-    }
-    if (found == OURO_CAS_GAVE_UP) {
-        return atomicLoad(&ouro_heap[entry]);
-    }
-    return found;
-}
-
 // Records the class of a chunk once it sits in the class's table. Only the lane that installed it
 // writes, and nobody ever clears it: with relaxed atomics, a clearing store could land after the
 // next owner's and misfile that owner's pages.
@@ -24,8 +13,13 @@ fn ouro_claim_chunk(cls: u32, handle: u32) {
     atomicStore(&ouro_heap[OURO_CHUNK_CLASS + handle - 1u], cls + 1u);
 }
 
-// Places `fresh` in one of the few table entries after `entry`, or hands it back to the pool.
-fn ouro_forward_chunk(cls: u32, entry: u32, fresh: u32) {
+fn ouro_pages_per_chunk(cls: u32) -> u32 {
+    return OURO_CHUNK_BYTES >> (cls + OURO_MIN_PAGE_SHIFT);
+}
+
+// Places `taken` in one of the few table entries after `entry`, or hands it back to the pool.
+fn ouro_forward_chunk(cls: u32, entry: u32, taken: u32) {
+    let fresh = taken & ~OURO_TAKEN_DIRTY;
     let table_end = ouro_class_table(cls) + ouro_class_table_len(cls);
     for (var next = entry + 1u; next < min(entry + 1u + OURO_FORWARD_ENTRIES, table_end); next++) {
         if (atomicLoad(&ouro_heap[next]) == 0u && ouro_cas(next, 0u, fresh) == 0u) {
@@ -35,7 +29,7 @@ fn ouro_forward_chunk(cls: u32, entry: u32, fresh: u32) {
         }
     }
     atomicAdd(&ouro_heap[OURO_H_RETURNED], 1u);
-    ouro_chunk_give_back(fresh);
+    ouro_chunk_give_back(taken, ouro_pages_per_chunk(cls));
 }
 
 // Fills the empty chunk-table entry `entry` of class `cls` and returns what it then holds: a
@@ -46,15 +40,16 @@ fn ouro_install_chunk(cls: u32, entry: u32) -> u32 {
     // Installing a real chunk comes before giving up in program order, so that lanes running in
     // lockstep see a chunk that a neighbour installed before anyone marks the entry dead.
     for (var attempt = 0u; attempt < 2u && handle == 0u; attempt++) {
-        let fresh = ouro_chunk_take();
-        if (fresh != 0u) {
+        let taken = ouro_chunk_take_data(ouro_pages_per_chunk(cls));
+        if (taken != 0u) {
+            let fresh = taken & ~OURO_TAKEN_DIRTY;
             handle = ouro_install(entry, fresh);
             if (handle == fresh) {
                 ouro_claim_chunk(cls, fresh);
             } else {
                 // Lost the race for this entry: the next entries of the class will be wanted
                 // soon, so install the chunk there instead of churning the pool.
-                ouro_forward_chunk(cls, entry, fresh);
+                ouro_forward_chunk(cls, entry, taken);
             }
         }
         if (handle == 0u) {

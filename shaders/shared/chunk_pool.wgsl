@@ -1,11 +1,26 @@
-// The pool of whole chunks: chunks handed back (queue) first, then never-used chunks (bump).
+// The pool of whole chunks, shared by data and (in virtualized variants) queue storage.
 // A chunk handle is its index + 1, so that 0 can mean "none".
+//
+// Clean chunks hold only zero words: never-used chunks (the bump over the data region) and drained
+// queue segments. Dirty chunks held data. Queue segments must start zeroed (an empty slot is 0), so
+// they are taken only from clean sources; data takes dirty chunks first. In virtualized variants data
+// may take a chunk only within a budget that keeps enough clean ones for the queue segments that
+// the pages and chunks already handed out could ever need.
 
-fn ouro_chunk_take() -> u32 {
-    let reused = ouro_queue_dequeue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK);
-    if (reused != 0u) {
-        return reused;
+const OURO_TAKEN_DIRTY: u32 = 0x80000000u;
+
+fn ouro_install(entry: u32, handle: u32) -> u32 {
+    let found = ouro_cas(entry, 0u, handle);
+    if (found == 0u) {
+        return handle;
     }
+    if (found == OURO_CAS_GAVE_UP) {
+        return atomicLoad(&ouro_heap[entry]);
+    }
+    return found;
+}
+
+fn ouro_chunk_bump() -> u32 {
     // Look before adding so that a storm of failing callers cannot wrap the counter.
     if (atomicLoad(&ouro_heap[OURO_H_CHUNK_BUMP]) >= OURO_DATA_CHUNKS) {
         return 0u;
@@ -17,12 +32,76 @@ fn ouro_chunk_take() -> u32 {
     return 0u;
 }
 
-fn ouro_chunk_give_back(handle: u32) {
-    if (!ouro_queue_enqueue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK, handle)) {
+// A zeroed chunk for queue storage, or 0.
+fn ouro_chunk_take_clean() -> u32 {
+    let reused = ouro_pool_dequeue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK);
+    if (reused != 0u) {
+        return reused;
+    }
+    return ouro_chunk_bump();
+}
+
+// In virtualized variants a data chunk whose items may need `slots` queue slots costs
+// OURO_SEG_SLOTS + `slots` units of a fixed budget: whatever data takes, enough chunks stay for the
+// queue segments its pages (or its chunk token) could ever fill. Standard variants pay nothing.
+fn ouro_data_cost(slots: u32) -> u32 {
+    return select(0u, OURO_SEG_SLOTS + slots, OURO_QUEUE_RESERVE != 0u);
+}
+
+fn ouro_pay(cost: u32) -> bool {
+    if (cost == 0u) {
+        return true;
+    }
+    if (atomicLoad(&ouro_heap[OURO_H_DATA_SPENT]) > OURO_DATA_BUDGET - cost) {
+        return false;
+    }
+    if (atomicAdd(&ouro_heap[OURO_H_DATA_SPENT], cost) > OURO_DATA_BUDGET - cost) {
+        atomicSub(&ouro_heap[OURO_H_DATA_SPENT], cost);
+        return false;
+    }
+    return true;
+}
+
+fn ouro_refund(cost: u32) {
+    if (cost != 0u) {
+        atomicSub(&ouro_heap[OURO_H_DATA_SPENT], cost);
+    }
+}
+
+// A chunk for data whose items may need `slots` queue slots, or 0. Dirty ones carry
+// OURO_TAKEN_DIRTY so that a chunk given back unused returns to the pool it came from.
+fn ouro_chunk_take_data(slots: u32) -> u32 {
+    let cost = ouro_data_cost(slots);
+    if (!ouro_pay(cost)) {
+        return 0u;
+    }
+    let dirty = ouro_pool_dequeue(OURO_DIRTY_QUEUE, OURO_DIRTY_QUEUE_MASK);
+    if (dirty != 0u) {
+        return dirty | OURO_TAKEN_DIRTY;
+    }
+    let clean = ouro_chunk_take_clean();
+    if (clean == 0u) {
+        ouro_refund(cost);
+    }
+    return clean;
+}
+
+// Hands back a chunk taken by ouro_chunk_take_data(slots) and never used, or that held data.
+fn ouro_chunk_give_back(taken: u32, slots: u32) {
+    ouro_refund(ouro_data_cost(slots));
+    let handle = taken & ~OURO_TAKEN_DIRTY;
+    let q = select(OURO_CHUNK_QUEUE, OURO_DIRTY_QUEUE, (taken & OURO_TAKEN_DIRTY) != 0u);
+    let mask = select(OURO_CHUNK_QUEUE_MASK, OURO_DIRTY_QUEUE_MASK, (taken & OURO_TAKEN_DIRTY) != 0u);
+    if (!ouro_pool_enqueue(q, mask, handle)) {
         ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
     }
 }
 
+// Hands back a chunk that held data whose items could need `slots` queue slots.
+fn ouro_chunk_release_dirty(handle: u32, slots: u32) {
+    ouro_chunk_give_back(handle | OURO_TAKEN_DIRTY, slots);
+}
+
 fn ouro_chunk_base(handle: u32) -> u32 {
-    return OURO_DATA_BASE + ((handle - 1u) << OURO_CHUNK_SHIFT);
+    return OURO_DATA_BASE + (((handle & ~OURO_TAKEN_DIRTY) - 1u) << OURO_CHUNK_SHIFT);
 }
