@@ -12,6 +12,11 @@ pub enum AllocatorKind {
     Page,
     /// The page-based heap with virtualized-array queues: queue slots live in heap chunks.
     VaPage,
+    /// Ouroboros' chunk-based heap with standard queues: a queue of chunks with free pages per
+    /// size class, a bitmap of pages per chunk, empty chunks back to the pool.
+    Chunk,
+    /// The chunk-based heap with virtualized-array queues.
+    VaChunk,
     /// The baseline: one atomic bump pointer, reset between iterations, nothing reused.
     Bump,
 }
@@ -28,13 +33,21 @@ pub enum QueueStorage {
 
 impl AllocatorKind {
     /// Every kind, in the order the bench runs them.
-    pub const ALL: [AllocatorKind; 3] = [AllocatorKind::Page, AllocatorKind::VaPage, AllocatorKind::Bump];
+    pub const ALL: [AllocatorKind; 5] = [
+        AllocatorKind::Page,
+        AllocatorKind::Chunk,
+        AllocatorKind::VaPage,
+        AllocatorKind::VaChunk,
+        AllocatorKind::Bump,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             AllocatorKind::Page => "page",
             AllocatorKind::VaPage => "va-page",
+            AllocatorKind::Chunk => "chunk",
+            AllocatorKind::VaChunk => "va-chunk",
             AllocatorKind::Bump => "bump",
         }
     }
@@ -42,9 +55,14 @@ impl AllocatorKind {
     /// Where this allocator's page or chunk queues keep their slots.
     pub fn queue_storage(self) -> QueueStorage {
         match self {
-            AllocatorKind::VaPage => QueueStorage::VirtualArray,
+            AllocatorKind::VaPage | AllocatorKind::VaChunk => QueueStorage::VirtualArray,
             _ => QueueStorage::Standard,
         }
+    }
+
+    /// Whether this is a chunk-based heap (a queue of chunks with free pages per size class).
+    pub fn is_chunk_based(self) -> bool {
+        matches!(self, AllocatorKind::Chunk | AllocatorKind::VaChunk)
     }
 
     /// Whether this is a page-based heap (a queue of free pages per size class).

@@ -2,7 +2,7 @@
 
 use crate::config::HeapConfig;
 use crate::error::{Error, Result};
-use crate::layout::{header, HeapLayout, HEADER_WORDS, Q_COUNT};
+use crate::layout::{header, HeapLayout, HEADER_WORDS, Q_COUNT, Q_TAIL};
 
 /// A heap on a device: the buffer, its layout, and the binding a kernel needs to reach it.
 pub struct Heap {
@@ -184,12 +184,17 @@ pub struct HeapState {
     pub counters: HeapCounters,
     /// Chunks sitting in the pool's queues, ready for reuse (clean and dirty).
     pub pooled_chunks: u32,
+    /// Of those, chunks that held data (chunk-based heaps hand emptied chunks back here).
+    pub pooled_dirty_chunks: u32,
     /// Chunks holding queue segments (virtualized queues).
     pub queue_chunks: u32,
     /// Per size class: pages ever carved from fresh chunks.
     pub carved_pages: Vec<u32>,
-    /// Per size class: pages sitting in the class's queue.
+    /// Per size class: items sitting in the class's queue (pages, or chunk tokens in chunk-based
+    /// heaps).
     pub queued_pages: Vec<u32>,
+    /// Per size class: tickets its queue has handed to enqueuers so far (how far its ring moved).
+    pub enqueue_tickets: Vec<u32>,
     /// Per size class: chunks the class holds.
     pub class_chunks: Vec<u32>,
     /// Per size class: the chunk table, carve index -> chunk handle (index + 1; 0 = not yet).
@@ -200,25 +205,47 @@ impl HeapState {
     fn decode(layout: &HeapLayout, words: &[u32]) -> HeapState {
         let count = |base: u32| words[(base + Q_COUNT) as usize] as i32;
         let header = &words[..HEADER_WORDS as usize];
-        let classes = layout.page_queues.len();
+        let classes = layout.class_queues.len();
         let class_tables: Vec<Vec<u32>> = layout
             .class_tables
             .iter()
             .map(|&(base, len)| words[base as usize..(base + len) as usize].to_vec())
             .collect();
-        let class_chunks = class_tables
+        let mut class_chunks: Vec<u32> = class_tables
             .iter()
             .map(|t| t.iter().filter(|&&h| h != 0 && h != crate::layout::DEAD).count() as u32)
             .collect();
+        if let Some(ch) = layout.chunk_heap {
+            // A chunk belongs to a class while it has pages in use, a queued token, or is current.
+            let bits = layout.chunk_word_bits();
+            let used_mask = (1u32 << bits.used_bits) - 1;
+            let listed = 1u32 << bits.used_bits;
+            let gen = |state: u32| (state >> (bits.used_bits + 1)) & ((1u32 << bits.token_gen_bits) - 1);
+            class_chunks = vec![0; layout.class_queues.len()];
+            for h in 0..layout.data_chunks {
+                let state = words[(ch.state + h) as usize];
+                let class = words[(layout.chunk_class + h) as usize];
+                if class == 0 {
+                    continue;
+                }
+                let token = words[(ch.current + class - 1) as usize];
+                let current = token & ((1u32 << bits.handle_bits) - 1) == h + 1 && token >> bits.handle_bits == gen(state);
+                if state & used_mask != 0 || state & listed != 0 || current {
+                    class_chunks[class as usize - 1] += 1;
+                }
+            }
+        }
         let mut counters = HeapCounters::from_header(header);
         // Callers that found the pool dry may push the bump past the end; clamp to what exists.
         counters.chunks_taken = counters.chunks_taken.min(layout.data_chunks);
         HeapState {
             counters,
             pooled_chunks: (count(layout.chunk_queue.base).max(0) + count(layout.dirty_queue.base).max(0)) as u32,
+            pooled_dirty_chunks: count(layout.dirty_queue.base).max(0) as u32,
             queue_chunks: header[header::QUEUE_CHUNKS as usize],
             carved_pages: (0..classes).map(|c| header[header::CARVE as usize + c]).collect(),
-            queued_pages: layout.page_queues.iter().map(|q| count(q.base).max(0) as u32).collect(),
+            queued_pages: layout.class_queues.iter().map(|q| count(q.base).max(0) as u32).collect(),
+            enqueue_tickets: layout.class_queues.iter().map(|q| words[(q.base + Q_TAIL) as usize]).collect(),
             class_chunks,
             class_tables,
         }

@@ -56,6 +56,8 @@ pub mod header {
     pub const QUEUE_CHUNKS: u32 = 11;
     /// Queue operations that found no chunk for a segment.
     pub const QUEUE_FAILURES: u32 = 12;
+    /// Chunk-heap reservations whose page bit was not found free yet (diagnostic).
+    pub const CLAIM_MISSES: u32 = 13;
     /// First of one carve counter per size class: pages ever carved from fresh chunks.
     pub const CARVE: u32 = 16;
 }
@@ -109,6 +111,26 @@ impl QueueRegion {
     }
 }
 
+/// Where the chunk-based heap keeps its per-class and per-chunk words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkHeapLayout {
+    /// One word per class: the token of the chunk it allocates from.
+    pub current: u32,
+    /// One state word per data chunk: pages in use, LISTED bit, generation.
+    pub state: u32,
+    /// `bitmap_words` words per data chunk: which pages are allocated.
+    pub bits: u32,
+    pub bitmap_words: u32,
+}
+
+/// Bits of a chunk-token or state word (twins of the OURO_* constants of shaders/heaps/chunk.wgsl).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkWordBits {
+    pub handle_bits: u32,
+    pub used_bits: u32,
+    pub token_gen_bits: u32,
+}
+
 /// The computed placement of every structure in a heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeapLayout {
@@ -127,9 +149,11 @@ pub struct HeapLayout {
     /// Where page and chunk queues keep their slots.
     pub queue_storage: QueueStorage,
     /// One page queue per size class (empty for the bump allocator).
-    pub page_queues: Vec<QueueRegion>,
+    pub class_queues: Vec<QueueRegion>,
     /// Per class: (first word, entries) of the table mapping carve index to chunk handle.
     pub class_tables: Vec<(u32, u32)>,
+    /// Per-chunk state of chunk-based variants.
+    pub chunk_heap: Option<ChunkHeapLayout>,
     /// First word of the per-chunk class array (class + 1, 0 = not a page chunk).
     pub chunk_class: u32,
     /// Byte offset of data chunk 0.
@@ -158,8 +182,14 @@ impl HeapLayout {
         let dirty_queue = QueueRegion { base: place(chunk_queue.words()) as u32, ..chunk_queue };
         let queue_storage = config.allocator.queue_storage();
         let seg_slots = u64::from(config.chunk_bytes / 4);
-        let mut page_queues = Vec::new();
+        let mut class_queues = Vec::new();
         let mut class_tables = Vec::new();
+        let virtual_queue = |items: u64| {
+            // Room for every item the heap could queue; only the segments in use cost memory.
+            let capacity = items.max(seg_slots).next_power_of_two().min(1 << 30);
+            (capacity as u32, u64::from(QUEUE_HEADER_WORDS) + 2 * (capacity / seg_slots))
+        };
+        let mut chunk_heap = None;
         if config.allocator.is_page_based() {
             for class in 0..num_classes {
                 let per_chunk = u64::from(config.chunk_bytes >> (class + MIN_PAGE_BYTES.trailing_zeros()));
@@ -179,16 +209,34 @@ impl HeapLayout {
                         (capacity, table_len, u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity))
                     }
                     QueueStorage::VirtualArray => {
-                        // Room for every page of the heap; only the segments in use cost memory.
-                        let capacity = (d * per_chunk).max(seg_slots).next_power_of_two().min(1 << 30);
-                        let segments = capacity / seg_slots;
-                        (capacity as u32, d, u64::from(QUEUE_HEADER_WORDS) + 2 * segments)
+                        let (capacity, words) = virtual_queue(d * per_chunk);
+                        (capacity, d, words)
                     }
                 };
                 let q = QueueRegion { base: place(words) as u32, capacity };
-                page_queues.push(q);
+                class_queues.push(q);
                 class_tables.push((place(table_len) as u32, table_len as u32));
             }
+        } else if config.allocator.is_chunk_based() {
+            // A queue of chunk tokens per class: one live token per chunk at most, and stale ones
+            // (of chunks that went back to the pool) until a dequeuer drops them.
+            for _ in 0..num_classes {
+                let (capacity, words) = match queue_storage {
+                    QueueStorage::Standard => {
+                        let capacity = queue_capacity(2 * d);
+                        (capacity, u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity))
+                    }
+                    QueueStorage::VirtualArray => virtual_queue(2 * d),
+                };
+                class_queues.push(QueueRegion { base: place(words) as u32, capacity });
+            }
+            let bitmap_words = (config.chunk_bytes / MIN_PAGE_BYTES / 32).max(1);
+            chunk_heap = Some(ChunkHeapLayout {
+                current: place(u64::from(num_classes)) as u32,
+                state: place(d) as u32,
+                bits: place(d * u64::from(bitmap_words)) as u32,
+                bitmap_words,
+            });
         }
         let chunk_class = place(d) as u32;
         let metadata_bytes = words * 4;
@@ -210,8 +258,9 @@ impl HeapLayout {
             chunk_queue,
             dirty_queue,
             queue_storage,
-            page_queues,
+            class_queues,
             class_tables,
+            chunk_heap,
             chunk_class,
             data_base: (metadata_chunks * chunk) as u32,
             data_chunks: (total_chunks - metadata_chunks) as u32,
@@ -221,6 +270,15 @@ impl HeapLayout {
     /// Bytes of the heap given to allocator metadata (the rest is data chunks).
     pub fn metadata_bytes(&self) -> u32 {
         self.data_base
+    }
+
+    /// Widths of the fields of chunk tokens and chunk state words. Handles never have all their
+    /// bits set, so no token equals a queue sentinel.
+    pub fn chunk_word_bits(&self) -> ChunkWordBits {
+        let handle_bits = 32 - (self.data_chunks + 3).leading_zeros();
+        let used_bits = self.chunk_shift - MIN_PAGE_BYTES.trailing_zeros() + 1;
+        let token_gen_bits = (32 - handle_bits).min(32 - (used_bits + 1));
+        ChunkWordBits { handle_bits, used_bits, token_gen_bits }
     }
 
     /// Segments kept back in virtualized variants for partly filled rings (one per class, one spare).
@@ -246,7 +304,11 @@ impl HeapLayout {
         let table = self.class_tables.get(class as usize).map_or(u64::from(self.data_chunks), |t| u64::from(t.1));
         let chunks = match self.queue_storage {
             QueueStorage::Standard => u64::from(self.data_chunks),
-            _ => u64::from(self.data_budget()) / (u64::from(self.chunk_bytes / 4) + per_chunk),
+            _ => {
+                // A page chunk may fill a queue slot per page; a chunk of a chunk heap one token.
+                let slots = if self.chunk_heap.is_some() { 1 } else { per_chunk };
+                u64::from(self.data_budget()) / (u64::from(self.chunk_bytes / 4) + slots)
+            }
         };
         chunks.min(table) * per_chunk
     }
@@ -296,9 +358,25 @@ impl HeapLayout {
         c("OURO_SEG_SLOTS", self.chunk_bytes / 4);
         c("OURO_QUEUE_RESERVE", u32::from(self.queue_storage != QueueStorage::Standard));
         c("OURO_DATA_BUDGET", self.data_budget());
+        let bits = self.chunk_word_bits();
+        c("OURO_HANDLE_BITS", bits.handle_bits);
+        c("OURO_HANDLE_MASK", (1u32 << bits.handle_bits) - 1);
+        c("OURO_USED_MASK", (1u32 << bits.used_bits) - 1);
+        c("OURO_LISTED", 1u32 << bits.used_bits);
+        c("OURO_GEN_SHIFT", bits.used_bits + 1);
+        c("OURO_TOKEN_GEN_MASK", (1u32 << bits.token_gen_bits) - 1);
+        c("OURO_NO_PAGE", 0xFFFF_FFFF);
+        c("OURO_RESERVE_SPINS", 8);
+        c("OURO_CHUNK_ATTEMPTS", 3);
+        let ch = self.chunk_heap.unwrap_or(ChunkHeapLayout { current: 0, state: 0, bits: 0, bitmap_words: 1 });
+        c("OURO_CURRENT_CHUNKS", ch.current);
+        c("OURO_CHUNK_STATE", ch.state);
+        c("OURO_CHUNK_BITS", ch.bits);
+        c("OURO_BITMAP_WORDS", ch.bitmap_words);
         c("OURO_H_DATA_SPENT", header::DATA_SPENT);
         c("OURO_H_QUEUE_CHUNKS", header::QUEUE_CHUNKS);
         c("OURO_H_QUEUE_FAILURES", header::QUEUE_FAILURES);
+        c("OURO_H_CLAIM_MISSES", header::CLAIM_MISSES);
         c("OURO_H_FLAGS", header::FLAGS);
         c("OURO_H_FAILED_ALLOCS", header::FAILED_ALLOCS);
         c("OURO_H_INVALID_FREES", header::INVALID_FREES);
@@ -316,16 +394,18 @@ impl HeapLayout {
         c("OURO_FLAG_CLASS_LIMIT", flags::CLASS_LIMIT);
         c("OURO_FLAG_INVALID_FREE", flags::INVALID_FREE);
         c("OURO_FLAG_LOST", flags::LOST);
-        if !self.page_queues.is_empty() {
-            let queues: Vec<u32> = self.page_queues.iter().map(|q| q.base).collect();
+        if !self.class_queues.is_empty() {
+            let queues: Vec<u32> = self.class_queues.iter().map(|q| q.base).collect();
             let virtual_bit = if self.queue_storage == QueueStorage::Standard { 0 } else { VIRTUAL };
-            let masks: Vec<u32> = self.page_queues.iter().map(|q| (q.capacity - 1) | virtual_bit).collect();
+            let masks: Vec<u32> = self.class_queues.iter().map(|q| (q.capacity - 1) | virtual_bit).collect();
             let tables: Vec<u32> = self.class_tables.iter().map(|t| t.0).collect();
             let lens: Vec<u32> = self.class_tables.iter().map(|t| t.1).collect();
-            s += &lookup_fn("ouro_page_queue", &queues);
-            s += &lookup_fn("ouro_page_queue_mask", &masks);
-            s += &lookup_fn("ouro_class_table", &tables);
-            s += &lookup_fn("ouro_class_table_len", &lens);
+            s += &lookup_fn("ouro_class_queue", &queues);
+            s += &lookup_fn("ouro_class_queue_mask", &masks);
+            if !tables.is_empty() {
+                s += &lookup_fn("ouro_class_table", &tables);
+                s += &lookup_fn("ouro_class_table_len", &lens);
+            }
         }
         s
     }

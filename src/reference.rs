@@ -17,13 +17,20 @@ pub fn size_class(size: u32) -> u32 {
 /// The model heap.
 pub struct ReferenceHeap {
     layout: HeapLayout,
-    page_queues: Vec<VecDeque<u32>>,
+    class_queues: Vec<VecDeque<u32>>,
     carved: Vec<u32>,
     tables: Vec<Vec<u32>>,
     chunk_pool: VecDeque<u32>,
     chunk_bump: u32,
     chunk_class: Vec<u32>,
     bump: u32,
+    /// Chunk-based variants: per class the current chunk and the queue of listed chunks; per chunk
+    /// its allocated pages (as a set of page indices), and the pool of chunks that held data.
+    current: Vec<Option<u32>>,
+    listed: Vec<VecDeque<u32>>,
+    is_listed: Vec<bool>,
+    pages: Vec<Vec<bool>>,
+    dirty_pool: VecDeque<u32>,
     /// Sticky failure flags, as the GPU's header word.
     pub flags: u32,
     pub failed_allocs: u32,
@@ -32,16 +39,21 @@ pub struct ReferenceHeap {
 
 impl ReferenceHeap {
     pub fn new(layout: &HeapLayout) -> ReferenceHeap {
-        let classes = layout.page_queues.len();
+        let classes = layout.class_queues.len();
         ReferenceHeap {
             layout: layout.clone(),
-            page_queues: vec![VecDeque::new(); classes],
+            class_queues: vec![VecDeque::new(); classes],
             carved: vec![0; classes],
             tables: layout.class_tables.iter().map(|t| vec![0; t.1 as usize]).collect(),
             chunk_pool: VecDeque::new(),
             chunk_bump: 0,
             chunk_class: vec![0; layout.data_chunks as usize],
             bump: 0,
+            current: vec![None; layout.num_classes as usize],
+            listed: vec![VecDeque::new(); layout.num_classes as usize],
+            is_listed: vec![false; layout.data_chunks as usize],
+            pages: vec![Vec::new(); layout.data_chunks as usize],
+            dirty_pool: VecDeque::new(),
             flags: 0,
             failed_allocs: 0,
             invalid_frees: 0,
@@ -64,9 +76,67 @@ impl ReferenceHeap {
         })
     }
 
+    fn chunk_malloc(&mut self, size: u32) -> u32 {
+        let l = &self.layout;
+        if size > l.chunk_bytes {
+            return self.fail(flags::TOO_LARGE);
+        }
+        let class = size_class(size) as usize;
+        let per_chunk = l.pages_per_chunk(class as u32) as usize;
+        loop {
+            if let Some(h) = self.current[class] {
+                let pages = &mut self.pages[h as usize - 1];
+                if let Some(i) = pages.iter().position(|used| !used) {
+                    pages[i] = true;
+                    let l = &self.layout;
+                    return l.data_base + (h - 1) * l.chunk_bytes + i as u32 * l.page_bytes(class as u32);
+                }
+            }
+            let next = match self.listed[class].pop_front() {
+                Some(h) => {
+                    self.is_listed[h as usize - 1] = false;
+                    Some(h)
+                }
+                None => self.dirty_pool.pop_front().or_else(|| self.take_chunk()).inspect(|&h| {
+                    self.chunk_class[h as usize - 1] = class as u32 + 1;
+                    self.pages[h as usize - 1] = vec![false; per_chunk];
+                }),
+            };
+            match next {
+                Some(h) => self.current[class] = Some(h),
+                None => return self.fail(flags::OUT_OF_MEMORY),
+            }
+        }
+    }
+
+    fn chunk_free(&mut self, chunk: usize, class: usize, page: usize) -> bool {
+        let pages = &mut self.pages[chunk];
+        if !pages.get(page).copied().unwrap_or(false) {
+            return false;
+        }
+        let was_full = pages.iter().all(|&u| u);
+        pages[page] = false;
+        let handle = chunk as u32 + 1;
+        if pages.iter().all(|&u| !u) {
+            // Empty: back to the pool, whether current or listed.
+            if self.current[class] == Some(handle) {
+                self.current[class] = None;
+            }
+            self.listed[class].retain(|&h| h != handle);
+            self.is_listed[chunk] = false;
+            self.chunk_class[chunk] = 0;
+            self.dirty_pool.push_back(handle);
+        } else if was_full && !self.is_listed[chunk] {
+            self.is_listed[chunk] = true;
+            self.listed[class].push_back(handle);
+        }
+        true
+    }
+
     pub fn malloc(&mut self, size: u32) -> u32 {
         let l = &self.layout;
         match l.allocator {
+            AllocatorKind::Chunk | AllocatorKind::VaChunk => self.chunk_malloc(size),
             AllocatorKind::Bump => {
                 let room = l.heap_bytes - l.data_base;
                 if size > room {
@@ -84,7 +154,7 @@ impl ReferenceHeap {
                     return self.fail(flags::TOO_LARGE);
                 }
                 let class = size_class(size) as usize;
-                if let Some(p) = self.page_queues[class].pop_front() {
+                if let Some(p) = self.class_queues[class].pop_front() {
                     return p;
                 }
                 let per_chunk = l.pages_per_chunk(class as u32);
@@ -126,17 +196,30 @@ impl ReferenceHeap {
         }
         let chunk = ((ptr - l.data_base) / l.chunk_bytes) as usize;
         let class = self.chunk_class[chunk];
-        if class == 0 || ptr % l.page_bytes(class - 1) != 0 {
+        if class == 0 || (ptr - l.data_base) % l.page_bytes(class - 1) != 0 {
             self.flags |= flags::INVALID_FREE;
             self.invalid_frees += 1;
             return;
         }
-        self.page_queues[class as usize - 1].push_back(ptr);
+        if l.allocator.is_chunk_based() {
+            let page = ((ptr - l.data_base) % l.chunk_bytes / l.page_bytes(class - 1)) as usize;
+            if !self.chunk_free(chunk, class as usize - 1, page) {
+                self.flags |= flags::INVALID_FREE;
+                self.invalid_frees += 1;
+            }
+            return;
+        }
+        self.class_queues[class as usize - 1].push_back(ptr);
     }
 
     /// Chunks taken from the pool and not returned.
     pub fn chunks_in_use(&self) -> u32 {
-        self.chunk_bump - self.chunk_pool.len() as u32
+        self.chunk_bump - self.chunk_pool.len() as u32 - self.dirty_pool.len() as u32
+    }
+
+    /// Never-used chunks taken so far.
+    pub fn chunks_taken(&self) -> u32 {
+        self.chunk_bump
     }
 
     /// Pages ever carved, per class.
@@ -146,6 +229,6 @@ impl ReferenceHeap {
 
     /// Pages waiting in each class's queue.
     pub fn queued_pages(&self) -> Vec<u32> {
-        self.page_queues.iter().map(|q| q.len() as u32).collect()
+        self.class_queues.iter().map(|q| q.len() as u32).collect()
     }
 }

@@ -16,6 +16,7 @@ const LANES_SUBGROUP: &str = include_str!("../shaders/shared/lanes_subgroup.wgsl
 const LANES_SINGLE: &str = include_str!("../shaders/shared/lanes_single.wgsl");
 const CHUNK_POOL: &str = include_str!("../shaders/shared/chunk_pool.wgsl");
 const PAGE_HEAP: &str = include_str!("../shaders/heaps/page.wgsl");
+const CHUNK_HEAP: &str = include_str!("../shaders/heaps/chunk.wgsl");
 const BUMP_HEAP: &str = include_str!("../shaders/heaps/bump.wgsl");
 const CYCLE_BINDINGS: &str = include_str!("../shaders/shared/cycle_bindings.wgsl");
 
@@ -56,6 +57,7 @@ impl CycleKernel {
 pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
     let variant = match layout.allocator {
         AllocatorKind::Page | AllocatorKind::VaPage => PAGE_HEAP,
+        AllocatorKind::Chunk | AllocatorKind::VaChunk => CHUNK_HEAP,
         AllocatorKind::Bump => BUMP_HEAP,
     };
     let segments = match layout.queue_storage {

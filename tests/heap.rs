@@ -144,7 +144,11 @@ fn reuse_does_not_grow_the_heap(kind: AllocatorKind, subgroups: bool) {
     // A ring whose items span k segments touches at most k + 1 of them.
     assert!(after_all.queue_chunks <= 2, "queue segments piled up: {}", after_all.queue_chunks);
     assert_eq!(after_all.carved_pages, after_first.carved_pages, "pages were carved again instead of reused");
-    if kind.reuses_memory() {
+    if kind.is_chunk_based() {
+        // Every chunk emptied by the frees went back to the pool.
+        assert!(after_all.class_chunks.iter().all(|&c| c == 0), "chunks kept after freeing all: {after_all:?}");
+    }
+    if kind.is_page_based() {
         // Everything freed is queued again.
         assert_eq!(after_all.queued_pages, after_all.carved_pages);
         let mut model = ReferenceHeap::new(heap.layout());
@@ -238,6 +242,10 @@ allocator_tests!(
     page_no_subgroups => (AllocatorKind::Page, false),
     va_page => (AllocatorKind::VaPage, true),
     va_page_no_subgroups => (AllocatorKind::VaPage, false),
+    chunk => (AllocatorKind::Chunk, true),
+    chunk_no_subgroups => (AllocatorKind::Chunk, false),
+    va_chunk => (AllocatorKind::VaChunk, true),
+    va_chunk_no_subgroups => (AllocatorKind::VaChunk, false),
     bump => (AllocatorKind::Bump, true),
     bump_no_subgroups => (AllocatorKind::Bump, false),
 );
@@ -270,11 +278,58 @@ fn one_chunk_fetch_per_subgroup_and_entry() {
     }
 }
 
+/// Chunk heaps hand emptied chunks back to the pool, where another size class takes them.
+#[test]
+fn emptied_chunks_are_reused_by_another_class() {
+    let Some(gpu) = gpu() else { return };
+    for kind in AllocatorKind::ALL.into_iter().filter(|k| k.is_chunk_based()) {
+        for subgroups in [true, false] {
+            let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
+            let mut big = CycleRunner::new(&heap, &gpu.queue, Workload { num: 1000, size_bytes: 4096 }).unwrap();
+            let r = block_on(big.run(&[Step::new(ALLOC, 0, 1000), Step::new(FREE, 0, 1000)], 1, false)).unwrap();
+            assert_eq!(r.null_allocs, 0);
+            let emptied = block_on(heap.read_state(&gpu.queue)).unwrap();
+            assert!(emptied.class_chunks.iter().all(|&c| c == 0), "{kind}: chunks kept: {emptied:?}");
+            assert!(emptied.pooled_chunks >= 500, "{kind}: only {} chunks went back to the pool", emptied.pooled_chunks);
+            let mut small = CycleRunner::new(&heap, &gpu.queue, Workload { num: 2000, size_bytes: 1000 }).unwrap();
+            let r = block_on(small.run(&[Step::new(ALLOC, 0, 2000), Step::new(WRITE, 0, 2000), Step::new(VERIFY, 0, 2000)], 2, false)).unwrap();
+            assert_eq!((r.null_allocs, r.verify_errors), (0, 0));
+            let reused = block_on(heap.read_state(&gpu.queue)).unwrap();
+            let held = reused.class_chunks[size_class(1000) as usize];
+            assert!(held >= 250, "{kind}: 2000 pages of 1 KiB in {held} chunks");
+            // Data chunks came from the emptied ones; fresh chunks only for queue storage.
+            let from_pool = emptied.pooled_dirty_chunks - reused.pooled_dirty_chunks;
+            assert!(from_pool >= held.min(emptied.pooled_dirty_chunks), "{kind}: {held} chunks held, {from_pool} from the pool");
+            let fresh = reused.counters.chunks_taken - emptied.counters.chunks_taken;
+            assert!(fresh <= reused.queue_chunks + (reused.pooled_chunks - reused.pooled_dirty_chunks), "{kind}: {fresh} fresh chunks");
+            assert_no_chunk_lost(&reused);
+        }
+    }
+}
+
 /// Virtualized queues take their storage from the heap and hand it back when they drain.
 #[test]
 fn queue_segments_return_to_the_heap_when_drained() {
     let Some(gpu) = gpu() else { return };
-    for kind in AllocatorKind::ALL.into_iter().filter(|k| k.queue_storage() != QueueStorage::Standard) {
+    let virtual_kinds = || AllocatorKind::ALL.into_iter().filter(|k| k.queue_storage() != QueueStorage::Standard);
+    for kind in virtual_kinds().filter(|k| k.is_chunk_based()) {
+        // Chunk heaps queue one token per chunk: many cycles move their rings through several
+        // segments, which must be recycled rather than piled up.
+        let heap = heap(&gpu, kind, true, TEST_HEAP);
+        let num = 1800;
+        let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: 4096 }).unwrap();
+        let mut state = block_on(heap.read_state(&gpu.queue)).unwrap();
+        for _ in 0..10 {
+            block_on(runner.run(&[Step::new(ALLOC, 0, num), Step::new(FREE, 0, num)], 1, false)).unwrap();
+            state = block_on(heap.read_state(&gpu.queue)).unwrap();
+            assert!(state.queue_chunks <= 2, "{kind}: {} queue segments held", state.queue_chunks);
+        }
+        let segment = heap.layout().chunk_bytes / 4;
+        let moved = state.enqueue_tickets[size_class(4096) as usize];
+        assert!(moved > 3 * segment, "{kind}: the ring moved only {moved} tickets, the test proves nothing");
+        assert_no_chunk_lost(&state);
+    }
+    for kind in virtual_kinds().filter(|k| k.is_page_based()) {
         for subgroups in [true, false] {
             let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
             // 20 000 frees of one class fill ten segments of 2048 slots.

@@ -104,7 +104,7 @@ fn ouro_malloc(size: u32) -> u32 {
         return OURO_NULL;
     }
     let cls = ouro_size_class(size);
-    let reused = ouro_queue_dequeue(ouro_page_queue(cls), ouro_page_queue_mask(cls));
+    let reused = ouro_queue_dequeue(ouro_class_queue(cls), ouro_class_queue_mask(cls));
     if (reused != 0u) {
         return reused;
     }
@@ -130,7 +130,7 @@ fn ouro_free(ptr: u32) {
         ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
         return;
     }
-    if (!ouro_queue_enqueue(ouro_page_queue(cls), ouro_page_queue_mask(cls), ptr)) {
+    if (!ouro_queue_enqueue(ouro_class_queue(cls), ouro_class_queue_mask(cls), ptr)) {
         ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
     }
 }

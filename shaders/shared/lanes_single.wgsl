@@ -12,3 +12,7 @@ fn ouro_is_first_with(key: u32) -> bool {
 fn ouro_share_from_first_with(key: u32, value: u32) -> u32 {
     return value;
 }
+
+fn ouro_rank_with(key: u32) -> vec2<u32> {
+    return vec2<u32>(0u, 1u);
+}

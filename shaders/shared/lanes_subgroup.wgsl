@@ -39,3 +39,14 @@ fn ouro_share_from_first_with(key: u32, value: u32) -> u32 {
     }
     return value;
 }
+
+// This lane's rank among the active lanes that pass the same key (lowest lane first), and their
+// number.
+fn ouro_rank_with(key: u32) -> vec2<u32> {
+    for (var round = 0u; round < OURO_MAX_SUBGROUP; round++) {
+        if (subgroupBroadcastFirst(key) == key) {
+            return vec2<u32>(subgroupExclusiveAdd(1u), subgroupAdd(1u));
+        }
+    }
+    return vec2<u32>(0u, 1u);
+}

@@ -21,16 +21,15 @@ fn ouro_QNAME_enqueue(q: u32, shape: u32, item: u32) -> bool {
             return false;
         }
         let found = ouro_cas(slot, 0u, item);
-        if (found == 0u) {
-            ouro_ticket(q + OURO_Q_COUNT);
-            ouro_QNAME_slot_done(q, shape, ticket);
-            return true;
-        }
         if (found == OURO_TOMB) {
             // The dequeuer of this ticket has moved on; free the slot for the next lap.
             atomicStore(&ouro_heap[slot], 0u);
         }
         ouro_QNAME_slot_done(q, shape, ticket);
+        if (found == 0u) {
+            ouro_ticket(q + OURO_Q_COUNT);
+            return true;
+        }
     }
     return false;
 }
