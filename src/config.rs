@@ -17,6 +17,11 @@ pub enum AllocatorKind {
     Chunk,
     /// The chunk-based heap with virtualized-array queues.
     VaChunk,
+    /// The page-based heap with virtualized-list queues: queue slots live in a linked list of
+    /// heap chunks.
+    VlPage,
+    /// The chunk-based heap with virtualized-list queues.
+    VlChunk,
     /// The baseline: one atomic bump pointer, reset between iterations, nothing reused.
     Bump,
 }
@@ -29,15 +34,20 @@ pub enum QueueStorage {
     /// Rings cut into chunk-sized segments taken from the heap on demand and handed back when
     /// drained, found through a small index array per queue.
     VirtualArray,
+    /// The same segments kept in a linked list: no index array at all, only the list's first
+    /// segment and a hint in each queue's header.
+    VirtualList,
 }
 
 impl AllocatorKind {
     /// Every kind, in the order the bench runs them.
-    pub const ALL: [AllocatorKind; 5] = [
+    pub const ALL: [AllocatorKind; 7] = [
         AllocatorKind::Page,
         AllocatorKind::Chunk,
         AllocatorKind::VaPage,
         AllocatorKind::VaChunk,
+        AllocatorKind::VlPage,
+        AllocatorKind::VlChunk,
         AllocatorKind::Bump,
     ];
 
@@ -48,6 +58,8 @@ impl AllocatorKind {
             AllocatorKind::VaPage => "va-page",
             AllocatorKind::Chunk => "chunk",
             AllocatorKind::VaChunk => "va-chunk",
+            AllocatorKind::VlPage => "vl-page",
+            AllocatorKind::VlChunk => "vl-chunk",
             AllocatorKind::Bump => "bump",
         }
     }
@@ -56,18 +68,19 @@ impl AllocatorKind {
     pub fn queue_storage(self) -> QueueStorage {
         match self {
             AllocatorKind::VaPage | AllocatorKind::VaChunk => QueueStorage::VirtualArray,
+            AllocatorKind::VlPage | AllocatorKind::VlChunk => QueueStorage::VirtualList,
             _ => QueueStorage::Standard,
         }
     }
 
     /// Whether this is a chunk-based heap (a queue of chunks with free pages per size class).
     pub fn is_chunk_based(self) -> bool {
-        matches!(self, AllocatorKind::Chunk | AllocatorKind::VaChunk)
+        matches!(self, AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk)
     }
 
     /// Whether this is a page-based heap (a queue of free pages per size class).
     pub fn is_page_based(self) -> bool {
-        matches!(self, AllocatorKind::Page | AllocatorKind::VaPage)
+        matches!(self, AllocatorKind::Page | AllocatorKind::VaPage | AllocatorKind::VlPage)
     }
 
     /// Whether `free` gives memory back for reuse (the bump baseline does not).

@@ -123,6 +123,18 @@ pub struct ChunkHeapLayout {
     pub bitmap_words: u32,
 }
 
+/// Per data chunk, for a chunk serving as a segment of a virtualized-list queue: its successor, its
+/// tag (queue and segment number) and its event counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentListLayout {
+    pub next: u32,
+    pub tag: u32,
+    pub done: u32,
+}
+
+/// Slot mask + 1 of a virtualized-list queue: tickets address segments without an index.
+const LIST_CAPACITY: u32 = 1 << 31;
+
 /// Bits of a chunk-token or state word (twins of the OURO_* constants of shaders/heaps/chunk.wgsl).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkWordBits {
@@ -154,6 +166,8 @@ pub struct HeapLayout {
     pub class_tables: Vec<(u32, u32)>,
     /// Per-chunk state of chunk-based variants.
     pub chunk_heap: Option<ChunkHeapLayout>,
+    /// Per-chunk links of virtualized-list queues.
+    pub segment_lists: Option<SegmentListLayout>,
     /// First word of the per-chunk class array (class + 1, 0 = not a page chunk).
     pub chunk_class: u32,
     /// Byte offset of data chunk 0.
@@ -212,6 +226,7 @@ impl HeapLayout {
                         let (capacity, words) = virtual_queue(d * per_chunk);
                         (capacity, d, words)
                     }
+                    QueueStorage::VirtualList => (LIST_CAPACITY, d, u64::from(QUEUE_HEADER_WORDS)),
                 };
                 let q = QueueRegion { base: place(words) as u32, capacity };
                 class_queues.push(q);
@@ -227,6 +242,7 @@ impl HeapLayout {
                         (capacity, u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity))
                     }
                     QueueStorage::VirtualArray => virtual_queue(2 * d),
+                    QueueStorage::VirtualList => (LIST_CAPACITY, u64::from(QUEUE_HEADER_WORDS)),
                 };
                 class_queues.push(QueueRegion { base: place(words) as u32, capacity });
             }
@@ -238,6 +254,11 @@ impl HeapLayout {
                 bitmap_words,
             });
         }
+        let segment_lists = (queue_storage == QueueStorage::VirtualList).then(|| SegmentListLayout {
+            next: place(d) as u32,
+            tag: place(d) as u32,
+            done: place(d) as u32,
+        });
         let chunk_class = place(d) as u32;
         let metadata_bytes = words * 4;
         let metadata_chunks = metadata_bytes.div_ceil(chunk);
@@ -261,6 +282,7 @@ impl HeapLayout {
             class_queues,
             class_tables,
             chunk_heap,
+            segment_lists,
             chunk_class,
             data_base: (metadata_chunks * chunk) as u32,
             data_chunks: (total_chunks - metadata_chunks) as u32,
@@ -372,6 +394,16 @@ impl HeapLayout {
         c("OURO_CURRENT_CHUNKS", ch.current);
         c("OURO_CHUNK_STATE", ch.state);
         c("OURO_CHUNK_BITS", ch.bits);
+        let lists = self.segment_lists.unwrap_or(SegmentListLayout { next: 0, tag: 0, done: 0 });
+        c("OURO_SEG_NEXT", lists.next);
+        c("OURO_SEG_TAG", lists.tag);
+        c("OURO_SEG_DONE", lists.done);
+        c("OURO_Q_FIRST", 24);
+        c("OURO_Q_LAST", 26);
+        c("OURO_SEGNO_BITS", 20);
+        c("OURO_SEGNO_MASK", (1 << 20) - 1);
+        c("OURO_SEG_COMPLETE", 0x8000_0000);
+        c("OURO_MAX_HOPS", 64);
         c("OURO_BITMAP_WORDS", ch.bitmap_words);
         c("OURO_H_DATA_SPENT", header::DATA_SPENT);
         c("OURO_H_QUEUE_CHUNKS", header::QUEUE_CHUNKS);
@@ -402,6 +434,10 @@ impl HeapLayout {
             let lens: Vec<u32> = self.class_tables.iter().map(|t| t.1).collect();
             s += &lookup_fn("ouro_class_queue", &queues);
             s += &lookup_fn("ouro_class_queue_mask", &masks);
+            if self.queue_storage == QueueStorage::VirtualList {
+                let ids: Vec<u32> = (1..=queues.len() as u32).collect();
+                s += &lookup_by_word_fn("ouro_list_queue_id", &queues, &ids);
+            }
             if !tables.is_empty() {
                 s += &lookup_fn("ouro_class_table", &tables);
                 s += &lookup_fn("ouro_class_table_len", &lens);
@@ -416,6 +452,16 @@ impl HeapLayout {
 fn queue_capacity(items: u64) -> u32 {
     let want = items + items / 15 + 64;
     want.next_power_of_two().min(1 << 31) as u32
+}
+
+/// A lookup from a queue's first word to a small id, as a switch.
+fn lookup_by_word_fn(name: &str, words: &[u32], values: &[u32]) -> String {
+    let mut s = format!("fn {name}(q: u32) -> u32 {{\n    switch q {{\n");
+    for (w, v) in words.iter().zip(values) {
+        s += &format!("        case {w}u: {{ return {v}u; }}\n");
+    }
+    s += "        default: { return 0u; }\n    }\n}\n";
+    s
 }
 
 /// A per-class lookup as a switch: no per-thread array, no dynamic indexing of a constant.

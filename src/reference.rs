@@ -136,7 +136,7 @@ impl ReferenceHeap {
     pub fn malloc(&mut self, size: u32) -> u32 {
         let l = &self.layout;
         match l.allocator {
-            AllocatorKind::Chunk | AllocatorKind::VaChunk => self.chunk_malloc(size),
+            AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk => self.chunk_malloc(size),
             AllocatorKind::Bump => {
                 let room = l.heap_bytes - l.data_base;
                 if size > room {
@@ -149,7 +149,7 @@ impl ReferenceHeap {
                 self.bump += rounded;
                 l.data_base + self.bump - rounded
             }
-            AllocatorKind::Page | AllocatorKind::VaPage => {
+            AllocatorKind::Page | AllocatorKind::VaPage | AllocatorKind::VlPage => {
                 if size > l.chunk_bytes {
                     return self.fail(flags::TOO_LARGE);
                 }

@@ -12,6 +12,7 @@ const QUEUE: &str = include_str!("../shaders/shared/queue.wgsl");
 const QUEUE_STORAGE: &str = include_str!("../shaders/shared/queue_storage.wgsl");
 const SEGMENTS_NONE: &str = include_str!("../shaders/shared/segments_none.wgsl");
 const SEGMENTS_ARRAY: &str = include_str!("../shaders/shared/segments_array.wgsl");
+const SEGMENTS_LIST: &str = include_str!("../shaders/shared/segments_list.wgsl");
 const LANES_SUBGROUP: &str = include_str!("../shaders/shared/lanes_subgroup.wgsl");
 const LANES_SINGLE: &str = include_str!("../shaders/shared/lanes_single.wgsl");
 const CHUNK_POOL: &str = include_str!("../shaders/shared/chunk_pool.wgsl");
@@ -56,13 +57,14 @@ impl CycleKernel {
 /// name it defines starts with `ouro_` or `OURO_`.
 pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
     let variant = match layout.allocator {
-        AllocatorKind::Page | AllocatorKind::VaPage => PAGE_HEAP,
-        AllocatorKind::Chunk | AllocatorKind::VaChunk => CHUNK_HEAP,
+        AllocatorKind::Page | AllocatorKind::VaPage | AllocatorKind::VlPage => PAGE_HEAP,
+        AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk => CHUNK_HEAP,
         AllocatorKind::Bump => BUMP_HEAP,
     };
     let segments = match layout.queue_storage {
         QueueStorage::Standard => SEGMENTS_NONE,
         QueueStorage::VirtualArray => SEGMENTS_ARRAY,
+        QueueStorage::VirtualList => SEGMENTS_LIST,
     };
     let mut s = String::new();
     let path = if layout.subgroups { "subgroup" } else { "subgroup-less" };

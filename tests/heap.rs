@@ -246,6 +246,10 @@ allocator_tests!(
     chunk_no_subgroups => (AllocatorKind::Chunk, false),
     va_chunk => (AllocatorKind::VaChunk, true),
     va_chunk_no_subgroups => (AllocatorKind::VaChunk, false),
+    vl_page => (AllocatorKind::VlPage, true),
+    vl_page_no_subgroups => (AllocatorKind::VlPage, false),
+    vl_chunk => (AllocatorKind::VlChunk, true),
+    vl_chunk_no_subgroups => (AllocatorKind::VlChunk, false),
     bump => (AllocatorKind::Bump, true),
     bump_no_subgroups => (AllocatorKind::Bump, false),
 );
@@ -259,7 +263,7 @@ fn one_chunk_fetch_per_subgroup_and_entry() {
         eprintln!("skipped: this adapter has no subgroups");
         return;
     }
-    for kind in [AllocatorKind::Page, AllocatorKind::VaPage] {
+    for kind in AllocatorKind::ALL.into_iter().filter(|k| k.is_page_based()) {
         for subgroups in [true, false] {
             let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
             let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: 4, size_bytes: 16 }).unwrap();

@@ -25,7 +25,7 @@ fn ouro_QNAME_enqueue(q: u32, shape: u32, item: u32) -> bool {
             // The dequeuer of this ticket has moved on; free the slot for the next lap.
             atomicStore(&ouro_heap[slot], 0u);
         }
-        ouro_QNAME_slot_done(q, shape, ticket);
+        ouro_QNAME_slot_done(q, shape, ticket, slot);
         if (found == 0u) {
             ouro_ticket(q + OURO_Q_COUNT);
             return true;
@@ -65,7 +65,7 @@ fn ouro_QNAME_dequeue(q: u32, shape: u32) -> u32 {
                 }
             }
         }
-        ouro_QNAME_slot_done(q, shape, ticket);
+        ouro_QNAME_slot_done(q, shape, ticket, slot);
         if (item != 0u) {
             return item;
         }

@@ -6,7 +6,7 @@ fn ouro_pool_slot(q: u32, shape: u32, ticket: u32) -> u32 {
     return q + OURO_QUEUE_HEADER_WORDS + (ticket & shape);
 }
 
-fn ouro_pool_slot_done(q: u32, shape: u32, ticket: u32) {
+fn ouro_pool_slot_done(q: u32, shape: u32, ticket: u32, slot: u32) {
 }
 
 // The word of the slot for `ticket`, or 0 when its storage could not be had.
@@ -19,8 +19,8 @@ fn ouro_queue_slot(q: u32, shape: u32, ticket: u32) -> u32 {
 
 // Called once by the enqueuer and once by the dequeuer of each ticket when they are done with its
 // slot, so that virtualized queues can hand drained storage back.
-fn ouro_queue_slot_done(q: u32, shape: u32, ticket: u32) {
+fn ouro_queue_slot_done(q: u32, shape: u32, ticket: u32, slot: u32) {
     if ((shape & OURO_VIRTUAL) != 0u) {
-        ouro_segment_slot_done(q, shape & ~OURO_VIRTUAL, ticket);
+        ouro_segment_slot_done(q, shape & ~OURO_VIRTUAL, ticket, slot);
     }
 }

@@ -4,6 +4,7 @@
 // A segment's chunk is taken from the clean pool by the first lane that needs it and handed back
 // as soon as every ticket of it has been both enqueued and dequeued (2 * OURO_SEG_SLOTS events),
 // when all its slots are zero again.
+// (The array form of virtualization; shaders/shared/segments_list.wgsl is the linked-list form.)
 
 fn ouro_segment_count(mask: u32) -> u32 {
     return (mask >> OURO_SEG_SHIFT) + 1u;
@@ -41,15 +42,16 @@ fn ouro_segment_slot(q: u32, mask: u32, ticket: u32) -> u32 {
     return (ouro_chunk_base(handle) >> 2u) + (t & (OURO_SEG_SLOTS - 1u));
 }
 
-fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32) {
+fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32, slot: u32) {
     let t = ticket & mask;
     let segment = t >> OURO_SEG_SHIFT;
     let done = q + OURO_QUEUE_HEADER_WORDS + ouro_segment_count(mask) + segment;
-    if (ouro_ticket(done) == 2u * OURO_SEG_SLOTS - 1u) {
+    // The counter runs on across laps (never reset, so no store can land late): every
+    // 2 * OURO_SEG_SLOTS events complete one lap of this segment.
+    if ((ouro_ticket(done) + 1u) % (2u * OURO_SEG_SLOTS) == 0u) {
         // The last event of this lap: nobody touches this segment again until the ring comes round.
         let entry = q + OURO_QUEUE_HEADER_WORDS + segment;
         let handle = atomicExchange(&ouro_heap[entry], 0u);
-        atomicStore(&ouro_heap[done], 0u);
         if (handle != 0u) {
             atomicSub(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
             if (!ouro_pool_enqueue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK, handle)) {

@@ -5,5 +5,5 @@ fn ouro_segment_slot(q: u32, mask: u32, ticket: u32) -> u32 {
     return 0u;
 }
 
-fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32) {
+fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32, slot: u32) {
 }

@@ -1,0 +1,166 @@
+// Virtualized-list queue storage: a virtual queue's slots live in a linked list of chunk-sized
+// segments taken from the heap. Segment n holds tickets n * OURO_SEG_SLOTS ... Per data chunk the
+// metadata keeps, for a chunk serving as a segment, its successor (OURO_SEG_NEXT), a tag naming
+// its queue and segment number (OURO_SEG_TAG), and an event counter (OURO_SEG_DONE). The queue's
+// header keeps the first live segment and a hint to the newest. Lanes walk from there, appending
+// segments as tickets need them; a segment whose tickets have all been enqueued and dequeued is
+// marked complete in its tag, unlinked once it reaches the front, and handed back (the newest one always stays, so the list is never
+// empty). Walkers only ever read metadata of segments they pass, and check tags, so a segment
+// handed back and reused meanwhile sends them round again instead of into someone's data.
+
+fn ouro_seg_tag(q: u32, segment: u32) -> u32 {
+    return (ouro_list_queue_id(q) << OURO_SEGNO_BITS) | (segment & OURO_SEGNO_MASK);
+}
+
+// A clean chunk set up as segment `tag` with no successor, or 0.
+fn ouro_new_segment(tag: u32) -> u32 {
+    let fresh = ouro_chunk_take_clean();
+    if (fresh == 0u) {
+        ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_QUEUE_FAILURES);
+        return 0u;
+    }
+    atomicStore(&ouro_heap[OURO_SEG_NEXT + fresh - 1u], 0u);
+    atomicStore(&ouro_heap[OURO_SEG_TAG + fresh - 1u], tag);
+    return fresh;
+}
+
+fn ouro_drop_segment(handle: u32) {
+    atomicStore(&ouro_heap[OURO_SEG_TAG + handle - 1u], 0u);
+    if (!ouro_pool_enqueue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK, handle)) {
+        ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
+    }
+}
+
+// The tag of `handle`, read a few times if it does not yet show `want` (the store that set it
+// came before the link that led here, but relaxed atomics on two words may show them out of order).
+fn ouro_seg_tag_is(handle: u32, want: u32) -> bool {
+    for (var look = 0u; look < OURO_CAS_SPINS; look++) {
+        if ((atomicLoad(&ouro_heap[OURO_SEG_TAG + handle - 1u]) & ~OURO_SEG_COMPLETE) == want) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Installs `fresh` (a new segment) at `word` if it is still 0; returns what `word` then holds.
+fn ouro_link_segment(word: u32, fresh: u32) -> u32 {
+    if (fresh == 0u) {
+        return atomicLoad(&ouro_heap[word]);
+    }
+    let found = ouro_install(word, fresh);
+    if (found == fresh) {
+        atomicAdd(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
+    } else {
+        ouro_drop_segment(fresh);
+    }
+    return found;
+}
+
+// The handle of segment `segment` of list queue `q`, appending segments as needed; 0 where it
+// cannot be reached (no chunk left, or the walk went stale twice).
+fn ouro_list_segment(q: u32, segment: u32) -> u32 {
+    let first_word = q + OURO_Q_FIRST;
+    var handle = atomicLoad(&ouro_heap[first_word]);
+    if (handle == 0u) {
+        // A new list starts at segment 0, whoever asks first.
+        var made = 0u;
+        if (ouro_is_first_with(first_word)) {
+            made = ouro_link_segment(first_word, ouro_new_segment(ouro_seg_tag(q, 0u)));
+        }
+        handle = ouro_share_from_first_with(first_word, made);
+        if (handle == 0u) {
+            return 0u;
+        }
+    }
+    let queue_bits = ouro_list_queue_id(q) << OURO_SEGNO_BITS;
+    for (var round = 0u; round < 2u; round++) {
+        if (round == 1u) {
+            handle = atomicLoad(&ouro_heap[first_word]);
+        } else {
+            // Start from the newest segment when it is not past the target.
+            let last = atomicLoad(&ouro_heap[q + OURO_Q_LAST]);
+            let last_tag = select(0u, atomicLoad(&ouro_heap[OURO_SEG_TAG + last - 1u]), last != 0u) & ~OURO_SEG_COMPLETE;
+            if ((last_tag & ~OURO_SEGNO_MASK) == queue_bits && (last_tag & OURO_SEGNO_MASK) <= (segment & OURO_SEGNO_MASK)) {
+                handle = last;
+            }
+        }
+        var number = atomicLoad(&ouro_heap[OURO_SEG_TAG + handle - 1u]) & ~OURO_SEG_COMPLETE;
+        if ((number & ~OURO_SEGNO_MASK) != queue_bits) {
+            continue;
+        }
+        number = number & OURO_SEGNO_MASK;
+        for (var hop = 0u; hop < OURO_MAX_HOPS; hop++) {
+            if (number == (segment & OURO_SEGNO_MASK)) {
+                if (hop != 0u) {
+                    // A hint only: whoever reads it checks the tag.
+                    atomicStore(&ouro_heap[q + OURO_Q_LAST], handle);
+                }
+                return handle;
+            }
+            let link = OURO_SEG_NEXT + handle - 1u;
+            var next = atomicLoad(&ouro_heap[link]);
+            if (next == 0u) {
+                var made = 0u;
+                if (ouro_is_first_with(link)) {
+                    made = ouro_link_segment(link, ouro_new_segment(ouro_seg_tag(q, number + 1u)));
+                }
+                next = ouro_share_from_first_with(link, made);
+                if (next == 0u) {
+                    return 0u;
+                }
+            }
+            number = (number + 1u) & OURO_SEGNO_MASK;
+            if (!ouro_seg_tag_is(next, queue_bits | number)) {
+                break;
+            }
+            handle = next;
+        }
+    }
+    atomicAdd(&ouro_heap[OURO_H_QUEUE_FAILURES], 1u);
+    return 0u;
+}
+
+fn ouro_segment_slot(q: u32, mask: u32, ticket: u32) -> u32 {
+    let t = ticket & mask;
+    let handle = ouro_list_segment(q, t >> OURO_SEG_SHIFT);
+    if (handle == 0u) {
+        return 0u;
+    }
+    return (ouro_chunk_base(handle) >> 2u) + (t & (OURO_SEG_SLOTS - 1u));
+}
+
+// Unlinks complete segments from the front of the list, keeping the newest.
+fn ouro_list_retire(q: u32) {
+    let first_word = q + OURO_Q_FIRST;
+    for (var step = 0u; step < 4u; step++) {
+        let handle = atomicLoad(&ouro_heap[first_word]);
+        if (handle == 0u) {
+            return;
+        }
+        let tag = atomicLoad(&ouro_heap[OURO_SEG_TAG + handle - 1u]);
+        let next = atomicLoad(&ouro_heap[OURO_SEG_NEXT + handle - 1u]);
+        if ((tag & OURO_SEG_COMPLETE) == 0u || next == 0u) {
+            return;
+        }
+        if (ouro_cas(first_word, handle, next) == handle) {
+            atomicSub(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
+            ouro_drop_segment(handle);
+        }
+    }
+}
+
+fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32, slot: u32) {
+    let handle = (((slot << 2u) - OURO_DATA_BASE) >> OURO_CHUNK_SHIFT) + 1u;
+    // The counter runs on across the chunk's lives as a segment (never reset, so no store lands
+    // late): every 2 * OURO_SEG_SLOTS events complete one.
+    var look = (ticket & (OURO_SEG_SLOTS - 1u)) == OURO_SEG_SLOTS - 1u;
+    if ((ouro_ticket(OURO_SEG_DONE + handle - 1u) + 1u) % (2u * OURO_SEG_SLOTS) == 0u) {
+        atomicOr(&ouro_heap[OURO_SEG_TAG + handle - 1u], OURO_SEG_COMPLETE);
+        look = true;
+    }
+    // The lane that completes a segment, and the lanes done with the last ticket of any segment,
+    // look at the front, so that an unlink missed in a race is made by a later one.
+    if (look) {
+        ouro_list_retire(q);
+    }
+}
