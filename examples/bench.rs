@@ -12,13 +12,16 @@ use ouroboros_wgpu::{
 };
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: bench [--allocator page|bump] [--num N] [--size BYTES] [--iterations K]
-             [--heap-mib M] [--backend vulkan|gl|metal|dx12] [--adapter NAME] [--json] [--no-baseline] [--no-subgroups]
+const USAGE: &str = "usage: bench [--allocator page|chunk|va-page|va-chunk|vl-page|vl-chunk|bump] [--num N]
+             [--size BYTES] [--iterations K] [--heap-mib M] [--backend vulkan|gl|metal|dx12]
+             [--adapter NAME] [--json] [--no-baseline] [--no-subgroups] [--usable]
 
 Without --allocator every allocator runs. Defaults: --num 10000 --size 16 --iterations 10, a 256 MiB
 heap (or the adapter's largest binding if that is smaller). Every allocator other than bump is
 followed by the bump baseline on the same workload, unless --no-baseline. --json prints one JSON
-object per allocator, one per line. --no-subgroups forces the subgroup-less path (as on the web). Exit status: 0 ok, 1 verify errors or a GPU failure, 2 bad arguments.";
+object per allocator, one per line. --no-subgroups forces the subgroup-less path (as on the web).
+--usable measures usable memory instead: on a fresh heap, one pass of threads each asking for
+--size bytes (default: 16, 1000 and 8192 in turn), more than fit; the share of the heap handed out. Exit status: 0 ok, 1 verify errors or a GPU failure, 2 bad arguments.";
 
 struct Args {
     allocators: Vec<AllocatorKind>,
@@ -31,6 +34,8 @@ struct Args {
     json: bool,
     baseline: bool,
     subgroups: bool,
+    usable: bool,
+    size_given: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -45,6 +50,8 @@ fn parse_args() -> Result<Args, String> {
         json: false,
         baseline: true,
         subgroups: true,
+        usable: false,
+        size_given: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -57,7 +64,10 @@ fn parse_args() -> Result<Args, String> {
                 args.allocators = vec![value("--allocator")?.parse()?];
             }
             "--num" => args.num = number("--num", value("--num")?)?,
-            "--size" => args.size = number("--size", value("--size")?)?,
+            "--size" => {
+                args.size = number("--size", value("--size")?)?;
+                args.size_given = true;
+            }
             "--iterations" => args.iterations = number("--iterations", value("--iterations")?)?,
             "--heap-mib" => args.heap_mib = Some(number("--heap-mib", value("--heap-mib")?)?),
             "--backend" => {
@@ -74,6 +84,7 @@ fn parse_args() -> Result<Args, String> {
             "--json" => args.json = true,
             "--no-baseline" => args.baseline = false,
             "--no-subgroups" => args.subgroups = false,
+            "--usable" => args.usable = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -130,10 +141,10 @@ struct Outcome {
     subgroups: bool,
 }
 
-fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcome, Error> {
+fn heap_bytes(gpu: &GpuContext, args: &Args) -> u64 {
     let limits = gpu.device.limits();
     let chunk = u64::from(HeapConfig::default().chunk_bytes);
-    let heap_bytes = match args.heap_mib {
+    match args.heap_mib {
         Some(mib) => mib << 20,
         None => {
             let default = HeapConfig::default().heap_bytes;
@@ -148,7 +159,29 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
             }
             default.min(cap)
         }
+    }
+}
+
+/// Usable memory: one pass of more requests than fit, on a fresh heap.
+fn usable(gpu: &GpuContext, allocator: AllocatorKind, size: u32, args: &Args) -> Result<(u64, u32, u32, f64), Error> {
+    let heap_bytes = heap_bytes(gpu, args);
+    let config = HeapConfig { use_subgroups: args.subgroups, ..HeapConfig::new(allocator, heap_bytes) };
+    let heap = Heap::new(&gpu.device, config)?;
+    let footprint = match allocator {
+        AllocatorKind::Bump => size.div_ceil(16) * 16,
+        _ => size.max(16).next_power_of_two(),
     };
+    let num = (heap_bytes / u64::from(footprint) + heap_bytes / u64::from(footprint) / 20 + 1024) as u32;
+    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: size })?;
+    let steps = [ouroboros_wgpu::Step::new(ouroboros_wgpu::CycleKernel::Alloc, 0, num)];
+    let report = block_on(runner.run(&steps, 1, false))?;
+    let granted = num - report.null_allocs;
+    let share = f64::from(granted) * f64::from(footprint) / heap_bytes as f64;
+    Ok((heap_bytes, num, granted, share))
+}
+
+fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcome, Error> {
+    let heap_bytes = heap_bytes(gpu, args);
     let config = HeapConfig { use_subgroups: args.subgroups, ..HeapConfig::new(allocator, heap_bytes) };
     let heap = Heap::new(&gpu.device, config.clone())?;
     let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: args.num, size_bytes: args.size })?;
@@ -268,6 +301,35 @@ fn main() -> ExitCode {
     };
     let info = gpu.adapter.get_info();
     let timestamps = gpu.has_timestamps();
+    if args.usable {
+        let sizes = if args.size_given { vec![args.size] } else { vec![16, 1000, 8192] };
+        if !args.json {
+            println!("adapter: {} ({:?}); usable memory: share of the heap handed out (page or class footprint) before nulls", info.name, info.backend);
+            println!("{:<9} {:>6} {:>12} {:>10} {:>10} {:>8}", "allocator", "size", "heap bytes", "asked", "granted", "usable");
+        }
+        for &allocator in &args.allocators {
+            for &size in &sizes {
+                match usable(&gpu, allocator, size, &args) {
+                    Ok((heap, asked, granted, share)) => {
+                        if args.json {
+                            println!(
+                                "{{\"allocator\":\"{allocator}\",\"size\":{size},\"heap_bytes\":{heap},\"asked\":{asked},\"granted\":{granted},\"usable\":{share:.6},\"adapter\":{{\"name\":\"{}\",\"backend\":\"{}\"}}}}",
+                                json_escape(&info.name),
+                                info.backend.to_str()
+                            );
+                        } else {
+                            println!("{:<9} {:>6} {:>12} {:>10} {:>10} {:>7.2}%", allocator.name(), size, heap, asked, granted, share * 100.0);
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("bench: {allocator}: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
     if !args.json {
         println!(
             "adapter: {} ({:?}, {}), device timestamps: {}",
