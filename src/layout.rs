@@ -403,7 +403,7 @@ impl HeapLayout {
         c("OURO_SEGNO_BITS", 20);
         c("OURO_SEGNO_MASK", (1 << 20) - 1);
         c("OURO_SEG_COMPLETE", 0x8000_0000);
-        c("OURO_MAX_HOPS", 64);
+        c("OURO_MAX_HOPS", 4096);
         c("OURO_BITMAP_WORDS", ch.bitmap_words);
         c("OURO_H_DATA_SPENT", header::DATA_SPENT);
         c("OURO_H_QUEUE_CHUNKS", header::QUEUE_CHUNKS);

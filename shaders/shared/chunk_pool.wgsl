@@ -32,13 +32,20 @@ fn ouro_chunk_bump() -> u32 {
     return 0u;
 }
 
-// A zeroed chunk for queue storage, or 0.
+// A zeroed chunk for queue storage or data, or 0.
 fn ouro_chunk_take_clean() -> u32 {
-    let reused = ouro_pool_dequeue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK);
-    if (reused != 0u) {
-        return reused;
+    // Two looks at the pool: chunks that racing lanes hand back may arrive in between.
+    for (var look = 0u; look < 2u; look++) {
+        let reused = ouro_pool_dequeue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK);
+        if (reused != 0u) {
+            return reused;
+        }
+        let fresh = ouro_chunk_bump();
+        if (fresh != 0u) {
+            return fresh;
+        }
     }
-    return ouro_chunk_bump();
+    return 0u;
 }
 
 // In virtualized variants a data chunk whose items may need `slots` queue slots costs

@@ -42,14 +42,17 @@ fn ouro_seg_tag_is(handle: u32, want: u32) -> bool {
     return false;
 }
 
-// Installs `fresh` (a new segment) at `word` if it is still 0; returns what `word` then holds.
-fn ouro_link_segment(word: u32, fresh: u32) -> u32 {
+// Installs `fresh` (a new segment of queue `q`) at `word` if it is still 0; returns what `word`
+// then holds.
+fn ouro_link_segment(q: u32, word: u32, fresh: u32) -> u32 {
     if (fresh == 0u) {
         return atomicLoad(&ouro_heap[word]);
     }
     let found = ouro_install(word, fresh);
     if (found == fresh) {
         atomicAdd(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
+        // The newest segment is where most walks start.
+        atomicStore(&ouro_heap[q + OURO_Q_LAST], fresh);
     } else {
         ouro_drop_segment(fresh);
     }
@@ -65,7 +68,7 @@ fn ouro_list_segment(q: u32, segment: u32) -> u32 {
         // A new list starts at segment 0, whoever asks first.
         var made = 0u;
         if (ouro_is_first_with(first_word)) {
-            made = ouro_link_segment(first_word, ouro_new_segment(ouro_seg_tag(q, 0u)));
+            made = ouro_link_segment(q, first_word, ouro_new_segment(ouro_seg_tag(q, 0u)));
         }
         handle = ouro_share_from_first_with(first_word, made);
         if (handle == 0u) {
@@ -102,7 +105,7 @@ fn ouro_list_segment(q: u32, segment: u32) -> u32 {
             if (next == 0u) {
                 var made = 0u;
                 if (ouro_is_first_with(link)) {
-                    made = ouro_link_segment(link, ouro_new_segment(ouro_seg_tag(q, number + 1u)));
+                    made = ouro_link_segment(q, link, ouro_new_segment(ouro_seg_tag(q, number + 1u)));
                 }
                 next = ouro_share_from_first_with(link, made);
                 if (next == 0u) {
