@@ -18,6 +18,8 @@ fn ouro_QNAME_enqueue(q: u32, shape: u32, item: u32) -> bool {
         let ticket = ouro_ticket(q + OURO_Q_TAIL);
         let slot = ouro_QNAME_slot(q, shape, ticket);
         if (slot == 0u) {
+            // No storage for this ticket: still count its event, so that its segment can complete.
+            ouro_QNAME_slot_done(q, shape, ticket, 0u);
             return false;
         }
         let found = ouro_cas(slot, 0u, item);
@@ -50,6 +52,7 @@ fn ouro_QNAME_dequeue(q: u32, shape: u32) -> u32 {
         let ticket = ouro_ticket(q + OURO_Q_HEAD);
         let slot = ouro_QNAME_slot(q, shape, ticket);
         if (slot == 0u) {
+            ouro_QNAME_slot_done(q, shape, ticket, 0u);
             break;
         }
         var item = atomicExchange(&ouro_heap[slot], 0u);

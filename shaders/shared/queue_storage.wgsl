@@ -18,7 +18,8 @@ fn ouro_queue_slot(q: u32, shape: u32, ticket: u32) -> u32 {
 }
 
 // Called once by the enqueuer and once by the dequeuer of each ticket when they are done with its
-// slot, so that virtualized queues can hand drained storage back.
+// slot (`slot` 0 where no storage could be had), so that virtualized queues can hand drained
+// storage back.
 fn ouro_queue_slot_done(q: u32, shape: u32, ticket: u32, slot: u32) {
     if ((shape & OURO_VIRTUAL) != 0u) {
         ouro_segment_slot_done(q, shape & ~OURO_VIRTUAL, ticket, slot);

@@ -153,6 +153,10 @@ fn ouro_list_retire(q: u32) {
 }
 
 fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32, slot: u32) {
+    if (slot == 0u) {
+        // The walk found no segment for this ticket: there is nothing to count it on.
+        return;
+    }
     let handle = (((slot << 2u) - OURO_DATA_BASE) >> OURO_CHUNK_SHIFT) + 1u;
     // The counter runs on across the chunk's lives as a segment (never reset, so no store lands
     // late): every 2 * OURO_SEG_SLOTS events complete one.
