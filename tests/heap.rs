@@ -354,11 +354,17 @@ fn queue_segments_return_to_the_heap_when_drained() {
     }
 }
 
-/// Frees of pointers the page heap never handed out are counted and flagged, and harm nothing.
+/// Frees of pointers a heap never handed out are counted and flagged, and harm nothing.
 #[test]
 fn invalid_frees_are_flagged_and_harmless() {
     let Some(gpu) = gpu() else { return };
-    let heap = heap(&gpu, AllocatorKind::Page, true, TEST_HEAP);
+    for kind in AllocatorKind::ALL.into_iter().filter(|k| k.reuses_memory()) {
+        invalid_frees_on(&gpu, kind);
+    }
+}
+
+fn invalid_frees_on(gpu: &GpuContext, kind: AllocatorKind) {
+    let heap = heap(gpu, kind, true, TEST_HEAP);
     let num = 1024;
     let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: 64 }).unwrap();
     block_on(runner.run(&[Step::new(ALLOC, 0, 512), Step::new(WRITE, 0, 512)], 5, false)).unwrap();
@@ -379,5 +385,14 @@ fn invalid_frees_are_flagged_and_harmless() {
     assert_eq!(report.heap.invalid_frees, 512);
     assert!(report.heap.flags & flags::INVALID_FREE != 0);
     let after = block_on(heap.read_state(&gpu.queue)).unwrap();
-    assert_eq!(after.queued_pages, before.queued_pages, "an invalid free reached a queue");
+    assert_eq!(after.queued_pages, before.queued_pages, "{kind}: an invalid free reached a queue");
+    if kind.is_chunk_based() {
+        // Chunk heaps keep a bit per page: a second free of the same pointers is caught too.
+        let ptrs = block_on(runner.read_pointers()).unwrap();
+        runner.write_pointers(512, &ptrs[..512]);
+        let r = block_on(runner.run(&[Step::new(FREE, 0, 512), Step::new(FREE, 512, 512)], 5, false)).unwrap();
+        assert_eq!(r.heap.invalid_frees, 1024, "{kind}: double frees not all caught");
+        let freed = block_on(heap.read_state(&gpu.queue)).unwrap();
+        assert!(freed.class_chunks.iter().all(|&c| c == 0), "{kind}: a double free corrupted the counts: {freed:?}");
+    }
 }

@@ -115,21 +115,11 @@ fn ouro_free(ptr: u32) {
     if (ptr == OURO_NULL) {
         return;
     }
-    if (ptr < OURO_DATA_BASE || ptr >= OURO_HEAP_BYTES) {
-        ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
-        return;
-    }
-    let chunk = (ptr - OURO_DATA_BASE) >> OURO_CHUNK_SHIFT;
-    let class_plus_one = atomicLoad(&ouro_heap[OURO_CHUNK_CLASS + chunk]);
+    let class_plus_one = ouro_free_class(ptr);
     if (class_plus_one == 0u) {
-        ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
         return;
     }
     let cls = class_plus_one - 1u;
-    if ((ptr & ((OURO_MIN_PAGE_BYTES << cls) - 1u)) != 0u) {
-        ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
-        return;
-    }
     if (!ouro_queue_enqueue(ouro_class_queue(cls), ouro_class_queue_mask(cls), ptr)) {
         ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
     }
