@@ -139,6 +139,8 @@ struct Outcome {
     lost: u32,
     diagnostics: ouroboros_wgpu::HeapDiagnostics,
     subgroups: bool,
+    /// The heap's metadata after the last iteration (read after the timed loop).
+    state: Option<ouroboros_wgpu::HeapState>,
 }
 
 fn heap_bytes(gpu: &GpuContext, args: &Args) -> u64 {
@@ -204,6 +206,7 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
         lost: last.lost,
         diagnostics: last.diagnostics,
         subgroups: heap.layout().subgroups,
+        state: block_on(heap.read_state(&gpu.queue)).ok(),
     })
 }
 
@@ -263,9 +266,15 @@ fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::Ad
     );
     let d = &o.diagnostics;
     s += &format!(
-        ",\"diagnostics\":{{\"dequeue_give_ups\":{},\"dead_entries\":{},\"forwarded_chunks\":{},\"returned_chunks\":{}}}",
-        d.dequeue_give_ups, d.dead_entries, d.forwarded_chunks, d.returned_chunks
+        ",\"diagnostics\":{{\"dequeue_give_ups\":{},\"dead_entries\":{},\"forwarded_chunks\":{},\"returned_chunks\":{},\"queue_failures\":{},\"claim_misses\":{},\"data_spent\":{}}}",
+        d.dequeue_give_ups, d.dead_entries, d.forwarded_chunks, d.returned_chunks, d.queue_failures, d.claim_misses, d.data_spent
     );
+    if let Some(st) = &o.state {
+        s += &format!(
+            ",\"heap_state\":{{\"chunks_taken\":{},\"pooled_chunks\":{},\"pooled_dirty_chunks\":{},\"queue_chunks\":{},\"class_chunks\":{:?},\"queued\":{:?}}}",
+            st.counters.chunks_taken, st.pooled_chunks, st.pooled_dirty_chunks, st.queue_chunks, st.class_chunks, st.queued_pages
+        );
+    }
     if let Some(b) = baseline {
         s += &format!(
             ",\"baseline\":{{\"allocator\":\"bump\",\"alloc_ms\":{},\"free_ms\":{},\"host_ms\":{{\"first\":{},\"subsequent_median\":{}}}}}",

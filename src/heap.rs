@@ -157,6 +157,12 @@ pub struct HeapDiagnostics {
     pub forwarded_chunks: u32,
     /// Chunks that lost an install race and went back to the pool.
     pub returned_chunks: u32,
+    /// Queue operations that found no storage for their slot (virtualized queues).
+    pub queue_failures: u32,
+    /// Chunk-heap reservations whose page bit was not yet seen free.
+    pub claim_misses: u32,
+    /// Budget units spent by data chunks (virtualized variants).
+    pub data_spent: u32,
 }
 
 impl HeapCounters {
@@ -173,6 +179,9 @@ impl HeapCounters {
                 dead_entries: words[header::DEAD_ENTRIES as usize],
                 forwarded_chunks: words[header::FORWARDED as usize],
                 returned_chunks: words[header::RETURNED as usize],
+                queue_failures: words[header::QUEUE_FAILURES as usize],
+                claim_misses: words[header::CLAIM_MISSES as usize],
+                data_spent: words[header::DATA_SPENT as usize],
             },
         }
     }

@@ -303,12 +303,15 @@ impl HeapLayout {
         ChunkWordBits { handle_bits, used_bits, token_gen_bits }
     }
 
-    /// Segments kept back in virtualized variants for partly filled rings (one per class, one spare).
+    /// Segments kept back in virtualized variants beyond the queue room of the data handed out:
+    /// one per class for partly filled rings, one spare, and a sixty-fourth of the heap for rings
+    /// whose tickets span more than their items (tombstoned and retried tickets) and for chunks
+    /// in flight between lanes.
     fn reserved_segments(&self) -> u32 {
         if self.queue_storage == QueueStorage::Standard {
             0
         } else {
-            self.num_classes + 1
+            self.num_classes + 1 + self.data_chunks / 64
         }
     }
 
@@ -356,7 +359,7 @@ impl HeapLayout {
         c("OURO_CAS_GAVE_UP", CAS_GAVE_UP);
         c("OURO_CAS_SPINS", 4);
         c("OURO_MAX_SUBGROUP", 128);
-        c("OURO_ENQUEUE_TRIES", 32);
+        c("OURO_ENQUEUE_TRIES", 1024);
         c("OURO_DEQUEUE_TRIES", 8);
         c("OURO_Q_HEAD", Q_HEAD);
         c("OURO_Q_TAIL", Q_TAIL);
@@ -404,6 +407,7 @@ impl HeapLayout {
         c("OURO_SEGNO_MASK", (1 << 20) - 1);
         c("OURO_SEG_COMPLETE", 0x8000_0000);
         c("OURO_MAX_HOPS", 4096);
+        c("OURO_TAG_LOOKS", 64);
         c("OURO_BITMAP_WORDS", ch.bitmap_words);
         c("OURO_H_DATA_SPENT", header::DATA_SPENT);
         c("OURO_H_QUEUE_CHUNKS", header::QUEUE_CHUNKS);

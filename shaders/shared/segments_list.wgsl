@@ -20,6 +20,7 @@ fn ouro_new_segment(tag: u32) -> u32 {
         return 0u;
     }
     atomicStore(&ouro_heap[OURO_SEG_NEXT + fresh - 1u], 0u);
+    atomicStore(&ouro_heap[OURO_SEG_DONE + fresh - 1u], 0u);
     atomicStore(&ouro_heap[OURO_SEG_TAG + fresh - 1u], tag);
     return fresh;
 }
@@ -34,7 +35,7 @@ fn ouro_drop_segment(handle: u32) {
 // The tag of `handle`, read a few times if it does not yet show `want` (the store that set it
 // came before the link that led here, but relaxed atomics on two words may show them out of order).
 fn ouro_seg_tag_is(handle: u32, want: u32) -> bool {
-    for (var look = 0u; look < OURO_CAS_SPINS; look++) {
+    for (var look = 0u; look < OURO_TAG_LOOKS; look++) {
         if ((atomicLoad(&ouro_heap[OURO_SEG_TAG + handle - 1u]) & ~OURO_SEG_COMPLETE) == want) {
             return true;
         }
@@ -158,10 +159,11 @@ fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32, slot: u32) {
         return;
     }
     let handle = (((slot << 2u) - OURO_DATA_BASE) >> OURO_CHUNK_SHIFT) + 1u;
-    // The counter runs on across the chunk's lives as a segment (never reset, so no store lands
-    // late): every 2 * OURO_SEG_SLOTS events complete one.
+    // The counter starts at 0 in each of the chunk's lives as a segment (set before the segment is
+    // linked, so before any lane can count on it); 2 * OURO_SEG_SLOTS events complete a life. A
+    // count carried over from an earlier life would complete the next one early.
     var look = (ticket & (OURO_SEG_SLOTS - 1u)) == OURO_SEG_SLOTS - 1u;
-    if ((ouro_ticket(OURO_SEG_DONE + handle - 1u) + 1u) % (2u * OURO_SEG_SLOTS) == 0u) {
+    if (ouro_ticket(OURO_SEG_DONE + handle - 1u) + 1u == 2u * OURO_SEG_SLOTS) {
         atomicOr(&ouro_heap[OURO_SEG_TAG + handle - 1u], OURO_SEG_COMPLETE);
         look = true;
     }
