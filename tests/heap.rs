@@ -146,7 +146,8 @@ fn reuse_does_not_grow_the_heap(kind: AllocatorKind, subgroups: bool) {
     assert_eq!(after_all.carved_pages, after_first.carved_pages, "pages were carved again instead of reused");
     if kind.is_chunk_based() {
         // Every chunk emptied by the frees went back to the pool.
-        assert!(after_all.class_chunks.iter().all(|&c| c == 0), "chunks kept after freeing all: {after_all:?}");
+        // (Each class may keep its current chunk.)
+        assert!(after_all.class_chunks.iter().all(|&c| c <= 1), "chunks kept after freeing all: {after_all:?}");
     }
     if kind.is_page_based() {
         // Everything freed is queued again.
@@ -319,7 +320,8 @@ fn emptied_chunks_are_reused_by_another_class() {
             let r = block_on(big.run(&[Step::new(ALLOC, 0, 1000), Step::new(FREE, 0, 1000)], 1, false)).unwrap();
             assert_eq!(r.null_allocs, 0);
             let emptied = block_on(heap.read_state(&gpu.queue)).unwrap();
-            assert!(emptied.class_chunks.iter().all(|&c| c == 0), "{kind}: chunks kept: {emptied:?}");
+            // Each class may keep its current chunk, empty or not; every other one went back.
+            assert!(emptied.class_chunks.iter().all(|&c| c <= 1), "{kind}: chunks kept: {emptied:?}");
             assert!(emptied.pooled_chunks >= 500, "{kind}: only {} chunks went back to the pool", emptied.pooled_chunks);
             let mut small = CycleRunner::new(&heap, &gpu.queue, Workload { num: 2000, size_bytes: 1000 }).unwrap();
             let r = block_on(small.run(&[Step::new(ALLOC, 0, 2000), Step::new(WRITE, 0, 2000), Step::new(VERIFY, 0, 2000)], 2, false)).unwrap();
@@ -419,6 +421,6 @@ fn invalid_frees_on(gpu: &GpuContext, kind: AllocatorKind) {
         let r = block_on(runner.run(&[Step::new(FREE, 0, 512), Step::new(FREE, 512, 512)], 5, false)).unwrap();
         assert_eq!(r.heap.invalid_frees, 1024, "{kind}: double frees not all caught");
         let freed = block_on(heap.read_state(&gpu.queue)).unwrap();
-        assert!(freed.class_chunks.iter().all(|&c| c == 0), "{kind}: a double free corrupted the counts: {freed:?}");
+        assert!(freed.class_chunks.iter().all(|&c| c <= 1), "{kind}: a double free corrupted the counts: {freed:?}");
     }
 }
