@@ -140,7 +140,16 @@ fn reuse_does_not_grow_the_heap(kind: AllocatorKind, subgroups: bool) {
     }
     let after_all = block_on(heap.read_state(&gpu.queue)).unwrap();
     let data_chunks = |s: &ouroboros_wgpu::HeapState| s.class_chunks.iter().sum::<u32>();
-    assert_eq!(data_chunks(&after_all), data_chunks(&after_first), "the heap grew");
+    if kind.is_chunk_based() {
+        // Emptied chunks go back to the pool after every iteration: once all is freed, only the
+        // class's current chunk and queue storage stay out of it. (Lanes that find the pool's queue
+        // momentarily empty take never-used chunks, so chunks_taken may creep up; those chunks come
+        // back to the pool too.)
+        let out = after_all.chunks_in_use();
+        assert!(out <= 1 + after_all.queue_chunks, "{out} chunks stay out of the pool: {after_all:?}");
+    } else {
+        assert_eq!(data_chunks(&after_all), data_chunks(&after_first), "the heap grew");
+    }
     // A ring whose items span k segments touches at most k + 1 of them.
     assert!(after_all.queue_chunks <= 2, "queue segments piled up: {}", after_all.queue_chunks);
     assert_eq!(after_all.carved_pages, after_first.carved_pages, "pages were carved again instead of reused");
