@@ -245,9 +245,6 @@ fn ouro_malloc(size: u32) -> u32 {
 }
 
 fn ouro_free(ptr: u32) {
-    if (ptr == OURO_NULL) {
-        return;
-    }
     let class_plus_one = ouro_free_class(ptr);
     if (class_plus_one == 0u) {
         return;

@@ -18,8 +18,12 @@ fn ouro_in_data(ptr: u32, size: u32) -> bool {
 }
 
 // The size class + 1 of a pointer that free() may take: inside the data region, in a chunk that a
-// size class owns, at a page boundary of that class. 0 (after flagging an invalid free) otherwise.
+// size class owns, at a page boundary of that class. 0 for null (free(null) does nothing), and 0
+// after flagging an invalid free otherwise.
 fn ouro_free_class(ptr: u32) -> u32 {
+    if (ptr == OURO_NULL) {
+        return 0u;
+    }
     if (ptr < OURO_DATA_BASE || ptr >= OURO_HEAP_BYTES) {
         ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
         return 0u;
