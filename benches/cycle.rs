@@ -1,7 +1,9 @@
 //! Host-side cost of one small alloc/write/verify/free cycle on the default adapter
 //! (`cargo bench`). The device-side figures come from `cargo run --release --example bench`.
 
-use ouroboros_wgpu::{block_on, AdapterRequest, AllocatorKind, CycleRunner, GpuContext, Heap, HeapConfig, Workload};
+use ouroboros_wgpu::{
+    block_on, AdapterRequest, AllocatorKind, CycleRunner, GpuContext, Heap, HeapConfig, Workload,
+};
 use std::time::Instant;
 
 fn main() {
@@ -14,7 +16,15 @@ fn main() {
     };
     for allocator in AllocatorKind::ALL {
         let heap = Heap::new(&gpu.device, HeapConfig::new(allocator, 32 << 20)).expect("heap");
-        let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: 1024, size_bytes: 64 }).expect("runner");
+        let mut runner = CycleRunner::new(
+            &heap,
+            &gpu.queue,
+            Workload {
+                num: 1024,
+                size_bytes: 64,
+            },
+        )
+        .expect("runner");
         block_on(runner.run_iteration()).expect("first cycle");
         let rounds = 20;
         let start = Instant::now();

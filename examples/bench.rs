@@ -7,8 +7,8 @@
 //! ```
 
 use ouroboros_wgpu::{
-    block_on, flags, AdapterRequest, AllocatorKind, CycleRunner, Error, GpuContext, Heap, HeapConfig,
-    IterationReport, Workload,
+    block_on, flags, AdapterRequest, AllocatorKind, CycleRunner, Error, GpuContext, Heap,
+    HeapConfig, IterationReport, Workload,
 };
 use std::process::ExitCode;
 
@@ -57,7 +57,9 @@ fn parse_args() -> Result<Args, String> {
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         fn number<T: std::str::FromStr>(name: &str, v: String) -> Result<T, String> {
-            v.replace('_', "").parse().map_err(|_| format!("{name} expects a whole number, got '{v}'"))
+            v.replace('_', "")
+                .parse()
+                .map_err(|_| format!("{name} expects a whole number, got '{v}'"))
         }
         match flag.as_str() {
             "--allocator" => {
@@ -77,7 +79,11 @@ fn parse_args() -> Result<Args, String> {
                     "gl" => wgpu::Backends::GL,
                     "metal" => wgpu::Backends::METAL,
                     "dx12" => wgpu::Backends::DX12,
-                    _ => return Err(format!("--backend expects vulkan, gl, metal or dx12, got '{v}'")),
+                    _ => {
+                        return Err(format!(
+                            "--backend expects vulkan, gl, metal or dx12, got '{v}'"
+                        ))
+                    }
                 })
             }
             "--adapter" => args.adapter = Some(value("--adapter")?),
@@ -116,13 +122,25 @@ fn summarize(values: &[Option<f64>]) -> Summary {
     let first = values.first().copied().flatten();
     let mut rest: Vec<f64> = values.iter().skip(1).flatten().copied().collect();
     if rest.is_empty() {
-        return Summary { first, median: None, mean: None };
+        return Summary {
+            first,
+            median: None,
+            mean: None,
+        };
     }
     rest.sort_by(f64::total_cmp);
     let mid = rest.len() / 2;
-    let median = if rest.len() % 2 == 1 { rest[mid] } else { (rest[mid - 1] + rest[mid]) / 2.0 };
+    let median = if rest.len() % 2 == 1 {
+        rest[mid]
+    } else {
+        (rest[mid - 1] + rest[mid]) / 2.0
+    };
     let mean = rest.iter().sum::<f64>() / rest.len() as f64;
-    Summary { first, median: Some(median), mean: Some(mean) }
+    Summary {
+        first,
+        median: Some(median),
+        mean: Some(mean),
+    }
 }
 
 struct Outcome {
@@ -150,7 +168,11 @@ fn heap_bytes(gpu: &GpuContext, args: &Args) -> u64 {
         Some(mib) => mib << 20,
         None => {
             let default = HeapConfig::default().heap_bytes;
-            let cap = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / chunk * chunk;
+            let cap = limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size)
+                / chunk
+                * chunk;
             static NOTED: std::sync::Once = std::sync::Once::new();
             if cap < default {
                 NOTED.call_once(|| eprintln!(
@@ -165,17 +187,37 @@ fn heap_bytes(gpu: &GpuContext, args: &Args) -> u64 {
 }
 
 /// Usable memory: one pass of more requests than fit, on a fresh heap.
-fn usable(gpu: &GpuContext, allocator: AllocatorKind, size: u32, args: &Args) -> Result<(u64, u32, u32, f64), Error> {
+fn usable(
+    gpu: &GpuContext,
+    allocator: AllocatorKind,
+    size: u32,
+    args: &Args,
+) -> Result<(u64, u32, u32, f64), Error> {
     let heap_bytes = heap_bytes(gpu, args);
-    let config = HeapConfig { use_subgroups: args.subgroups, ..HeapConfig::new(allocator, heap_bytes) };
+    let config = HeapConfig {
+        use_subgroups: args.subgroups,
+        ..HeapConfig::new(allocator, heap_bytes)
+    };
     let heap = Heap::new(&gpu.device, config)?;
     let footprint = match allocator {
         AllocatorKind::Bump => size.div_ceil(16) * 16,
         _ => size.max(16).next_power_of_two(),
     };
-    let num = (heap_bytes / u64::from(footprint) + heap_bytes / u64::from(footprint) / 20 + 1024) as u32;
-    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num, size_bytes: size })?;
-    let steps = [ouroboros_wgpu::Step::new(ouroboros_wgpu::CycleKernel::Alloc, 0, num)];
+    let num =
+        (heap_bytes / u64::from(footprint) + heap_bytes / u64::from(footprint) / 20 + 1024) as u32;
+    let mut runner = CycleRunner::new(
+        &heap,
+        &gpu.queue,
+        Workload {
+            num,
+            size_bytes: size,
+        },
+    )?;
+    let steps = [ouroboros_wgpu::Step::new(
+        ouroboros_wgpu::CycleKernel::Alloc,
+        0,
+        num,
+    )];
     let report = block_on(runner.run(&steps, 1, false))?;
     let granted = num - report.null_allocs;
     let share = f64::from(granted) * f64::from(footprint) / heap_bytes as f64;
@@ -184,9 +226,19 @@ fn usable(gpu: &GpuContext, allocator: AllocatorKind, size: u32, args: &Args) ->
 
 fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcome, Error> {
     let heap_bytes = heap_bytes(gpu, args);
-    let config = HeapConfig { use_subgroups: args.subgroups, ..HeapConfig::new(allocator, heap_bytes) };
+    let config = HeapConfig {
+        use_subgroups: args.subgroups,
+        ..HeapConfig::new(allocator, heap_bytes)
+    };
     let heap = Heap::new(&gpu.device, config.clone())?;
-    let mut runner = CycleRunner::new(&heap, &gpu.queue, Workload { num: args.num, size_bytes: args.size })?;
+    let mut runner = CycleRunner::new(
+        &heap,
+        &gpu.queue,
+        Workload {
+            num: args.num,
+            size_bytes: args.size,
+        },
+    )?;
     let mut reports: Vec<IterationReport> = Vec::new();
     for _ in 0..args.iterations {
         reports.push(block_on(runner.run_iteration())?);
@@ -234,8 +286,17 @@ fn json_escape(s: &str) -> String {
         .collect()
 }
 
-fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::AdapterInfo, timestamps: bool) -> String {
-    let flag_names: Vec<String> = flags::names(o.flags).iter().map(|n| format!("\"{n}\"")).collect();
+fn to_json(
+    o: &Outcome,
+    baseline: Option<&Outcome>,
+    args: &Args,
+    info: &wgpu::AdapterInfo,
+    timestamps: bool,
+) -> String {
+    let flag_names: Vec<String> = flags::names(o.flags)
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect();
     let mut s = format!(
         "{{\"allocator\":\"{}\",\"num\":{},\"size\":{},\"iterations\":{},\
 \"adapter\":{{\"name\":\"{}\",\"backend\":\"{}\",\"driver\":\"{}\"}},\
@@ -266,8 +327,8 @@ fn to_json(o: &Outcome, baseline: Option<&Outcome>, args: &Args, info: &wgpu::Ad
     );
     let d = &o.diagnostics;
     s += &format!(
-        ",\"diagnostics\":{{\"dequeue_give_ups\":{},\"dead_entries\":{},\"forwarded_chunks\":{},\"returned_chunks\":{},\"queue_failures\":{},\"claim_misses\":{},\"data_spent\":{}}}",
-        d.dequeue_give_ups, d.dead_entries, d.forwarded_chunks, d.returned_chunks, d.queue_failures, d.claim_misses, d.data_spent
+        ",\"diagnostics\":{{\"dequeue_give_ups\":{},\"dead_entries\":{},\"forwarded_chunks\":{},\"returned_chunks\":{},\"queue_failures\":{},\"claim_misses\":{},\"data_spent\":{},\"spilled\":{}}}",
+        d.dequeue_give_ups, d.dead_entries, d.forwarded_chunks, d.returned_chunks, d.queue_failures, d.claim_misses, d.data_spent, d.spilled
     );
     if let Some(st) = &o.state {
         s += &format!(
@@ -300,7 +361,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let request = AdapterRequest { backends: args.backend, name_contains: args.adapter.clone() };
+    let request = AdapterRequest {
+        backends: args.backend,
+        name_contains: args.adapter.clone(),
+    };
     let gpu = match block_on(GpuContext::new(&request)) {
         Ok(g) => g,
         Err(e) => {
@@ -311,10 +375,17 @@ fn main() -> ExitCode {
     let info = gpu.adapter.get_info();
     let timestamps = gpu.has_timestamps();
     if args.usable {
-        let sizes = if args.size_given { vec![args.size] } else { vec![16, 1000, 8192] };
+        let sizes = if args.size_given {
+            vec![args.size]
+        } else {
+            vec![16, 1000, 8192]
+        };
         if !args.json {
             println!("adapter: {} ({:?}); usable memory: share of the heap handed out (page or class footprint) before nulls", info.name, info.backend);
-            println!("{:<9} {:>6} {:>12} {:>10} {:>10} {:>8}", "allocator", "size", "heap bytes", "asked", "granted", "usable");
+            println!(
+                "{:<9} {:>6} {:>12} {:>10} {:>10} {:>8}",
+                "allocator", "size", "heap bytes", "asked", "granted", "usable"
+            );
         }
         for &allocator in &args.allocators {
             for &size in &sizes {
@@ -327,7 +398,15 @@ fn main() -> ExitCode {
                                 info.backend.to_str()
                             );
                         } else {
-                            println!("{:<9} {:>6} {:>12} {:>10} {:>10} {:>7.2}%", allocator.name(), size, heap, asked, granted, share * 100.0);
+                            println!(
+                                "{:<9} {:>6} {:>12} {:>10} {:>10} {:>7.2}%",
+                                allocator.name(),
+                                size,
+                                heap,
+                                asked,
+                                granted,
+                                share * 100.0
+                            );
                         }
                     }
                     Err(e) => {
@@ -345,7 +424,11 @@ fn main() -> ExitCode {
             info.name,
             info.backend,
             info.driver_info,
-            if timestamps { "yes" } else { "no (device columns empty)" }
+            if timestamps {
+                "yes"
+            } else {
+                "no (device columns empty)"
+            }
         );
         println!(
             "workload: {} allocations of {} B, {} iterations; times in ms; 'first' is iteration 0, 'median' the median of the rest",
@@ -353,7 +436,15 @@ fn main() -> ExitCode {
         );
         println!(
             "{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8}  flags",
-            "allocator", "alloc first", "alloc med", "free first", "free med", "host first", "host med", "nulls", "verify"
+            "allocator",
+            "alloc first",
+            "alloc med",
+            "free first",
+            "free med",
+            "host first",
+            "host med",
+            "nulls",
+            "verify"
         );
     }
     let mut verify_failed = false;
@@ -363,7 +454,14 @@ fn main() -> ExitCode {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("bench: {allocator}: {e}");
-                let bad_input = matches!(e, Error::AdapterLimit { .. } | Error::HeapTooSmall { .. } | Error::HeapTooLarge(_) | Error::HeapNotChunkMultiple { .. } | Error::Workload(_));
+                let bad_input = matches!(
+                    e,
+                    Error::AdapterLimit { .. }
+                        | Error::HeapTooSmall { .. }
+                        | Error::HeapTooLarge(_)
+                        | Error::HeapNotChunkMultiple { .. }
+                        | Error::Workload(_)
+                );
                 return ExitCode::from(if bad_input { 2 } else { 1 });
             }
         };

@@ -75,12 +75,18 @@ impl AllocatorKind {
 
     /// Whether this is a chunk-based heap (a queue of chunks with free pages per size class).
     pub fn is_chunk_based(self) -> bool {
-        matches!(self, AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk)
+        matches!(
+            self,
+            AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk
+        )
     }
 
     /// Whether this is a page-based heap (a queue of free pages per size class).
     pub fn is_page_based(self) -> bool {
-        matches!(self, AllocatorKind::Page | AllocatorKind::VaPage | AllocatorKind::VlPage)
+        matches!(
+            self,
+            AllocatorKind::Page | AllocatorKind::VaPage | AllocatorKind::VlPage
+        )
     }
 
     /// Whether `free` gives memory back for reuse (the bump baseline does not).
@@ -103,7 +109,10 @@ impl FromStr for AllocatorKind {
             .find(|k| k.name() == s)
             .ok_or_else(|| {
                 let names: Vec<_> = AllocatorKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown allocator '{s}'; choose one of: {}", names.join(", "))
+                format!(
+                    "unknown allocator '{s}'; choose one of: {}",
+                    names.join(", ")
+                )
             })
     }
 }
@@ -145,7 +154,11 @@ impl Default for HeapConfig {
 impl HeapConfig {
     /// A default configuration for `allocator` with a heap of `heap_bytes`.
     pub fn new(allocator: AllocatorKind, heap_bytes: u64) -> Self {
-        HeapConfig { allocator, heap_bytes, ..Default::default() }
+        HeapConfig {
+            allocator,
+            heap_bytes,
+            ..Default::default()
+        }
     }
 
     /// Checks everything that does not depend on the adapter.
@@ -164,7 +177,10 @@ impl HeapConfig {
             return Err(Error::HeapTooLarge(self.heap_bytes));
         }
         if self.heap_bytes % u64::from(self.chunk_bytes) != 0 {
-            return Err(Error::HeapNotChunkMultiple { heap: self.heap_bytes, chunk: self.chunk_bytes });
+            return Err(Error::HeapNotChunkMultiple {
+                heap: self.heap_bytes,
+                chunk: self.chunk_bytes,
+            });
         }
         Ok(())
     }

@@ -46,7 +46,11 @@ pub struct Step {
 
 impl Step {
     pub fn new(kernel: CycleKernel, first: u32, count: u32) -> Step {
-        Step { kernel, first, count }
+        Step {
+            kernel,
+            first,
+            count,
+        }
     }
 }
 
@@ -69,7 +73,10 @@ pub struct RunReport {
 impl RunReport {
     /// Device time of the first step that ran `kernel`.
     pub fn kernel_ms(&self, steps: &[Step], kernel: CycleKernel) -> Option<f64> {
-        steps.iter().position(|s| s.kernel == kernel).and_then(|i| self.step_ms[i])
+        steps
+            .iter()
+            .position(|s| s.kernel == kernel)
+            .and_then(|i| self.step_ms[i])
     }
 }
 
@@ -99,7 +106,10 @@ impl<'h> CycleRunner<'h> {
         }
         let max_groups = u64::from(device.limits().max_compute_workgroups_per_dimension);
         if u64::from(workload.num) > max_groups * max_groups * u64::from(WORKGROUP) {
-            return Err(Error::Workload(format!("num = {} is more threads than one dispatch can hold", workload.num)));
+            return Err(Error::Workload(format!(
+                "num = {} is more threads than one dispatch can hold",
+                workload.num
+            )));
         }
         let ptr_bytes = u64::from(workload.num) * 4;
         if ptr_bytes > device.limits().max_storage_buffer_binding_size {
@@ -128,7 +138,9 @@ impl<'h> CycleRunner<'h> {
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<PassParams>() as u64),
+                        min_binding_size: wgpu::BufferSize::new(
+                            std::mem::size_of::<PassParams>() as u64
+                        ),
                     },
                     count: None,
                 },
@@ -136,18 +148,38 @@ impl<'h> CycleRunner<'h> {
             ],
         });
         let buffer = |label, size, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
         };
         use wgpu::BufferUsages as U;
-        let ptrs = buffer("cycle pointers", ptr_bytes, U::STORAGE | U::COPY_SRC | U::COPY_DST);
-        let params = buffer("cycle params", PARAMS_STRIDE * MAX_STEPS as u64, U::UNIFORM | U::COPY_DST);
-        let counters = buffer("cycle counters", COUNTERS_BYTES, U::STORAGE | U::COPY_SRC | U::COPY_DST);
+        let ptrs = buffer(
+            "cycle pointers",
+            ptr_bytes,
+            U::STORAGE | U::COPY_SRC | U::COPY_DST,
+        );
+        let params = buffer(
+            "cycle params",
+            PARAMS_STRIDE * MAX_STEPS as u64,
+            U::UNIFORM | U::COPY_DST,
+        );
+        let counters = buffer(
+            "cycle counters",
+            COUNTERS_BYTES,
+            U::STORAGE | U::COPY_SRC | U::COPY_DST,
+        );
         let staging = buffer("cycle staging", STAGING_BYTES, U::MAP_READ | U::COPY_DST);
         let cycle_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("cycle"),
             layout: &cycle_layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: ptrs.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: ptrs.as_entire_binding(),
+                },
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -156,18 +188,28 @@ impl<'h> CycleRunner<'h> {
                         size: wgpu::BufferSize::new(std::mem::size_of::<PassParams>() as u64),
                     }),
                 },
-                wgpu::BindGroupEntry { binding: 2, resource: counters.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: counters.as_entire_binding(),
+                },
             ],
         });
-        let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY).then(|| {
-            let set = device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("cycle timestamps"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2 * MAX_STEPS as u32,
+        let timestamps = device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+            .then(|| {
+                let set = device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("cycle timestamps"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2 * MAX_STEPS as u32,
+                });
+                let resolve = buffer(
+                    "cycle timestamps",
+                    16 * MAX_STEPS as u64,
+                    U::QUERY_RESOLVE | U::COPY_SRC,
+                );
+                (set, resolve)
             });
-            let resolve = buffer("cycle timestamps", 16 * MAX_STEPS as u64, U::QUERY_RESOLVE | U::COPY_SRC);
-            (set, resolve)
-        });
         Ok(CycleRunner {
             heap,
             queue: queue.clone(),
@@ -200,7 +242,10 @@ impl<'h> CycleRunner<'h> {
         let device = self.heap.device();
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("cycle"),
-            bind_group_layouts: &[Some(self.heap.bind_group_layout()), Some(&self.cycle_layout)],
+            bind_group_layouts: &[
+                Some(self.heap.bind_group_layout()),
+                Some(&self.cycle_layout),
+            ],
             immediate_size: 0,
         });
         let pipelines = CycleKernel::ALL
@@ -226,7 +271,11 @@ impl<'h> CycleRunner<'h> {
 
     fn dispatch_size(&self, count: u32) -> (u32, u32) {
         let groups = count.div_ceil(WORKGROUP);
-        let max = self.heap.device().limits().max_compute_workgroups_per_dimension;
+        let max = self
+            .heap
+            .device()
+            .limits()
+            .max_compute_workgroups_per_dimension;
         if groups <= max {
             (groups, 1)
         } else {
@@ -238,7 +287,10 @@ impl<'h> CycleRunner<'h> {
     /// reports. With `reset_bump`, the bump allocator's pointer is zeroed first.
     pub async fn run(&mut self, steps: &[Step], salt: u32, reset_bump: bool) -> Result<RunReport> {
         if steps.is_empty() || steps.len() > MAX_STEPS {
-            return Err(Error::Workload(format!("a run holds 1 to {MAX_STEPS} steps, not {}", steps.len())));
+            return Err(Error::Workload(format!(
+                "a run holds 1 to {MAX_STEPS} steps, not {}",
+                steps.len()
+            )));
         }
         for s in steps {
             if u64::from(s.first) + u64::from(s.count) > u64::from(self.workload.num) {
@@ -253,24 +305,37 @@ impl<'h> CycleRunner<'h> {
         let device = self.heap.device();
         let mut params = vec![0u8; PARAMS_STRIDE as usize * steps.len()];
         for (i, s) in steps.iter().enumerate() {
-            let p = PassParams { first: s.first, count: s.count, size_bytes: self.workload.size_bytes, salt };
+            let p = PassParams {
+                first: s.first,
+                count: s.count,
+                size_bytes: self.workload.size_bytes,
+                salt,
+            };
             let at = i * PARAMS_STRIDE as usize;
             params[at..at + 16].copy_from_slice(bytemuck::bytes_of(&p));
         }
         self.queue.write_buffer(&self.params, 0, &params);
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("cycle") });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("cycle"),
+        });
         encoder.clear_buffer(&self.counters, 0, None);
         if reset_bump {
             encoder.clear_buffer(self.heap.buffer(), u64::from(header::BUMP) * 4, Some(4));
         }
         let pipelines = self.pipelines.as_ref().expect("created above");
         for (i, s) in steps.iter().enumerate() {
-            let kernel_index = CycleKernel::ALL.iter().position(|k| *k == s.kernel).unwrap();
-            let timestamp_writes = self.timestamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
-                query_set: set,
-                beginning_of_pass_write_index: Some(2 * i as u32),
-                end_of_pass_write_index: Some(2 * i as u32 + 1),
-            });
+            let kernel_index = CycleKernel::ALL
+                .iter()
+                .position(|k| *k == s.kernel)
+                .unwrap();
+            let timestamp_writes =
+                self.timestamps
+                    .as_ref()
+                    .map(|(set, _)| wgpu::ComputePassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: Some(2 * i as u32),
+                        end_of_pass_write_index: Some(2 * i as u32 + 1),
+                    });
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(s.kernel.name()),
                 timestamp_writes,
@@ -284,11 +349,23 @@ impl<'h> CycleRunner<'h> {
             }
         }
         encoder.copy_buffer_to_buffer(&self.counters, 0, &self.staging, 0, COUNTERS_BYTES);
-        encoder.copy_buffer_to_buffer(self.heap.buffer(), 0, &self.staging, COUNTERS_BYTES, HEADER_BYTES);
+        encoder.copy_buffer_to_buffer(
+            self.heap.buffer(),
+            0,
+            &self.staging,
+            COUNTERS_BYTES,
+            HEADER_BYTES,
+        );
         if let Some((set, resolve)) = &self.timestamps {
             let n = 2 * steps.len() as u32;
             encoder.resolve_query_set(set, 0..n, resolve, 0);
-            encoder.copy_buffer_to_buffer(resolve, 0, &self.staging, TIMESTAMP_OFFSET, u64::from(n) * 8);
+            encoder.copy_buffer_to_buffer(
+                resolve,
+                0,
+                &self.staging,
+                TIMESTAMP_OFFSET,
+                u64::from(n) * 8,
+            );
         }
         self.queue.submit([encoder.finish()]);
         let bytes = crate::gpu::read_buffer(device, &self.staging, STAGING_BYTES).await?;
@@ -352,7 +429,8 @@ impl<'h> CycleRunner<'h> {
 
     /// Overwrites the pointer slots (for tests that free pointers of their own making).
     pub fn write_pointers(&self, first: u32, ptrs: &[u32]) {
-        self.queue.write_buffer(&self.ptrs, u64::from(first) * 4, bytemuck::cast_slice(ptrs));
+        self.queue
+            .write_buffer(&self.ptrs, u64::from(first) * 4, bytemuck::cast_slice(ptrs));
     }
 }
 

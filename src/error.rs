@@ -14,13 +14,21 @@ pub enum Error {
     HeapTooLarge(u64),
     /// The heap is too small to hold its own metadata and at least one data chunk.
     #[error("heap_bytes = {heap} leaves no data chunk after {metadata} bytes of allocator metadata; use at least {needed} bytes")]
-    HeapTooSmall { heap: u64, metadata: u64, needed: u64 },
+    HeapTooSmall {
+        heap: u64,
+        metadata: u64,
+        needed: u64,
+    },
     /// `HeapConfig::queue_slots_per_chunk` is out of range.
     #[error("queue_slots_per_chunk = {0} must be a power of two between 1 and 4096; use e.g. 32 (the default)")]
     QueueSlots(u32),
     /// The adapter cannot bind a buffer as large as the heap.
     #[error("heap_bytes = {requested} exceeds this adapter's {limit_name} = {limit}; ask for at most {limit} bytes (HeapConfig::heap_bytes, or --heap-mib in the bench)")]
-    AdapterLimit { requested: u64, limit: u64, limit_name: &'static str },
+    AdapterLimit {
+        requested: u64,
+        limit: u64,
+        limit_name: &'static str,
+    },
     /// No adapter matched the request.
     #[error("{0}")]
     NoAdapter(String),

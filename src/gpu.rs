@@ -44,7 +44,9 @@ impl GpuContext {
                     .into_iter()
                     .find(|a| a.get_info().name.to_lowercase().contains(&want))
                     .ok_or_else(|| {
-                        Error::NoAdapter(format!("no adapter named like '{name}'; available: {names:?}"))
+                        Error::NoAdapter(format!(
+                            "no adapter named like '{name}'; available: {names:?}"
+                        ))
                     })?
             }
             None => instance
@@ -64,12 +66,18 @@ impl GpuContext {
                 ..Default::default()
             })
             .await?;
-        Ok(GpuContext { adapter, device, queue })
+        Ok(GpuContext {
+            adapter,
+            device,
+            queue,
+        })
     }
 
     /// Whether GPU timestamps can be taken around compute passes.
     pub fn has_timestamps(&self) -> bool {
-        self.device.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+        self.device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
     }
 }
 
@@ -81,7 +89,11 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
 
 /// Maps `buffer` (MAP_READ) and copies out its first `len` bytes. Natively this waits for the
 /// device; on the web it yields to the browser until the map completes.
-pub async fn read_buffer(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>> {
+pub async fn read_buffer(
+    device: &wgpu::Device,
+    buffer: &wgpu::Buffer,
+    len: u64,
+) -> Result<Vec<u8>> {
     #[derive(Default)]
     struct Slot {
         result: Option<std::result::Result<(), wgpu::BufferAsyncError>>,

@@ -39,7 +39,9 @@ impl Heap {
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("ouroboros heap"),
             size: config.heap_bytes,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -49,9 +51,19 @@ impl Heap {
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("ouroboros heap"),
             layout: &bind_group_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
         });
-        Ok(Heap { config, layout, device: device.clone(), buffer, bind_group_layout, bind_group })
+        Ok(Heap {
+            config,
+            layout,
+            device: device.clone(),
+            buffer,
+            bind_group_layout,
+            bind_group,
+        })
     }
 
     /// The layout entry for the heap at `binding`, to place beside a kernel's own bindings.
@@ -70,7 +82,10 @@ impl Heap {
 
     /// A bind group entry for the heap at `binding`.
     pub fn bind_group_entry(&self, binding: u32) -> wgpu::BindGroupEntry<'_> {
-        wgpu::BindGroupEntry { binding, resource: self.buffer.as_entire_binding() }
+        wgpu::BindGroupEntry {
+            binding,
+            resource: self.buffer.as_entire_binding(),
+        }
     }
 
     /// A layout with the heap alone at binding 0.
@@ -124,7 +139,10 @@ impl Heap {
         encoder.copy_buffer_to_buffer(&self.buffer, 0, &staging, 0, len);
         queue.submit([encoder.finish()]);
         let bytes = crate::gpu::read_buffer(&self.device, &staging, len).await?;
-        Ok(HeapState::decode(&self.layout, bytemuck::cast_slice(&bytes)))
+        Ok(HeapState::decode(
+            &self.layout,
+            bytemuck::cast_slice(&bytes),
+        ))
     }
 }
 
@@ -163,6 +181,8 @@ pub struct HeapDiagnostics {
     pub claim_misses: u32,
     /// Budget units spent by data chunks (virtualized variants).
     pub data_spent: u32,
+    /// Items that their class queue could not store and that went to the class's spill ring.
+    pub spilled: u32,
 }
 
 impl HeapCounters {
@@ -182,6 +202,7 @@ impl HeapCounters {
                 queue_failures: words[header::QUEUE_FAILURES as usize],
                 claim_misses: words[header::CLAIM_MISSES as usize],
                 data_spent: words[header::DATA_SPENT as usize],
+                spilled: words[header::SPILLED as usize],
             },
         }
     }
@@ -199,8 +220,8 @@ pub struct HeapState {
     pub queue_chunks: u32,
     /// Per size class: pages ever carved from fresh chunks.
     pub carved_pages: Vec<u32>,
-    /// Per size class: items sitting in the class's queue (pages, or chunk tokens in chunk-based
-    /// heaps).
+    /// Per size class: items sitting in the class's queue and its spill ring (pages, or chunk
+    /// tokens in chunk-based heaps).
     pub queued_pages: Vec<u32>,
     /// Per size class: tickets its queue has handed to enqueuers so far (how far its ring moved).
     pub enqueue_tickets: Vec<u32>,
@@ -222,14 +243,19 @@ impl HeapState {
             .collect();
         let mut class_chunks: Vec<u32> = class_tables
             .iter()
-            .map(|t| t.iter().filter(|&&h| h != 0 && h != crate::layout::DEAD).count() as u32)
+            .map(|t| {
+                t.iter()
+                    .filter(|&&h| h != 0 && h != crate::layout::DEAD && h != crate::layout::CLAIMED)
+                    .count() as u32
+            })
             .collect();
         if let Some(ch) = layout.chunk_heap {
             // A chunk belongs to a class while it has pages in use, a queued token, or is current.
             let bits = layout.chunk_word_bits();
             let used_mask = (1u32 << bits.used_bits) - 1;
             let listed = 1u32 << bits.used_bits;
-            let gen = |state: u32| (state >> (bits.used_bits + 1)) & ((1u32 << bits.token_gen_bits) - 1);
+            let gen =
+                |state: u32| (state >> (bits.used_bits + 1)) & ((1u32 << bits.token_gen_bits) - 1);
             class_chunks = vec![0; layout.class_queues.len()];
             for h in 0..layout.data_chunks {
                 let state = words[(ch.state + h) as usize];
@@ -238,7 +264,8 @@ impl HeapState {
                     continue;
                 }
                 let token = words[(ch.current + class - 1) as usize];
-                let current = token & ((1u32 << bits.handle_bits) - 1) == h + 1 && token >> bits.handle_bits == gen(state);
+                let current = token & ((1u32 << bits.handle_bits) - 1) == h + 1
+                    && token >> bits.handle_bits == gen(state);
                 if state & used_mask != 0 || state & listed != 0 || current {
                     class_chunks[class as usize - 1] += 1;
                 }
@@ -249,12 +276,24 @@ impl HeapState {
         counters.chunks_taken = counters.chunks_taken.min(layout.data_chunks);
         HeapState {
             counters,
-            pooled_chunks: (count(layout.chunk_queue.base).max(0) + count(layout.dirty_queue.base).max(0)) as u32,
+            pooled_chunks: (count(layout.chunk_queue.base).max(0)
+                + count(layout.dirty_queue.base).max(0)) as u32,
             pooled_dirty_chunks: count(layout.dirty_queue.base).max(0) as u32,
             queue_chunks: header[header::QUEUE_CHUNKS as usize],
-            carved_pages: (0..classes).map(|c| header[header::CARVE as usize + c]).collect(),
-            queued_pages: layout.class_queues.iter().map(|q| count(q.base).max(0) as u32).collect(),
-            enqueue_tickets: layout.class_queues.iter().map(|q| words[(q.base + Q_TAIL) as usize]).collect(),
+            carved_pages: (0..classes)
+                .map(|c| header[header::CARVE as usize + c])
+                .collect(),
+            queued_pages: layout
+                .class_queues
+                .iter()
+                .zip(&layout.spill_queues)
+                .map(|(q, spill)| (count(q.base).max(0) + count(spill.base).max(0)) as u32)
+                .collect(),
+            enqueue_tickets: layout
+                .class_queues
+                .iter()
+                .map(|q| words[(q.base + Q_TAIL) as usize])
+                .collect(),
             class_chunks,
             class_tables,
         }
@@ -262,6 +301,8 @@ impl HeapState {
 
     /// Chunks taken out of the pool and not returned to it.
     pub fn chunks_in_use(&self) -> u32 {
-        self.counters.chunks_taken.saturating_sub(self.pooled_chunks)
+        self.counters
+            .chunks_taken
+            .saturating_sub(self.pooled_chunks)
     }
 }

@@ -58,6 +58,8 @@ pub mod header {
     pub const QUEUE_FAILURES: u32 = 12;
     /// Chunk-heap reservations whose page bit was not found free yet (diagnostic).
     pub const CLAIM_MISSES: u32 = 13;
+    /// Items that a class queue could not store and that went to the class's spill ring.
+    pub const SPILLED: u32 = 14;
     /// First of one carve counter per size class: pages ever carved from fresh chunks.
     pub const CARVE: u32 = 16;
 }
@@ -95,6 +97,8 @@ pub mod flags {
 pub(crate) const TOMB: u32 = 0xFFFF_FFFF;
 pub(crate) const DEAD: u32 = 0xFFFF_FFFE;
 pub(crate) const CAS_GAVE_UP: u32 = 0xFFFF_FFFD;
+/// A chunk-table entry, segment index or list link that one lane has claimed and is filling.
+pub(crate) const CLAIMED: u32 = 0xFFFF_FFFC;
 /// Set in a queue's shape (slot mask) when its slots live in heap chunks.
 pub(crate) const VIRTUAL: u32 = 0x8000_0000;
 
@@ -132,8 +136,17 @@ pub struct SegmentListLayout {
     pub done: u32,
 }
 
+/// Slots of each class's spill ring: a small standard ring that keeps the items its class queue
+/// could not store (a virtualized queue without a segment, or a ring whose every tried ticket was
+/// tombstoned), so that they stay reachable instead of being lost.
+pub const SPILL_SLOTS: u32 = 4096;
+
 /// Slot mask + 1 of a virtualized-list queue: tickets address segments without an index.
 const LIST_CAPACITY: u32 = 1 << 31;
+
+/// Words of a virtualized-list queue's hint table (after its header): segment n's handle is
+/// remembered at n % LIST_HINTS, so that most lanes find their segment without walking the list.
+pub const LIST_HINTS: u32 = 1024;
 
 /// Bits of a chunk-token or state word (twins of the OURO_* constants of shaders/heaps/chunk.wgsl).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,6 +175,8 @@ pub struct HeapLayout {
     pub queue_storage: QueueStorage,
     /// One page queue per size class (empty for the bump allocator).
     pub class_queues: Vec<QueueRegion>,
+    /// One spill ring per size class (standard slots, [`SPILL_SLOTS`] of them).
+    pub spill_queues: Vec<QueueRegion>,
     /// Per class: (first word, entries) of the table mapping carve index to chunk handle.
     pub class_tables: Vec<(u32, u32)>,
     /// Per-chunk state of chunk-based variants.
@@ -191,9 +206,18 @@ impl HeapLayout {
             words += n;
             at
         };
-        let chunk_queue = QueueRegion { base: 0, capacity: queue_capacity(d) };
-        let chunk_queue = QueueRegion { base: place(chunk_queue.words()) as u32, ..chunk_queue };
-        let dirty_queue = QueueRegion { base: place(chunk_queue.words()) as u32, ..chunk_queue };
+        let chunk_queue = QueueRegion {
+            base: 0,
+            capacity: queue_capacity(d),
+        };
+        let chunk_queue = QueueRegion {
+            base: place(chunk_queue.words()) as u32,
+            ..chunk_queue
+        };
+        let dirty_queue = QueueRegion {
+            base: place(chunk_queue.words()) as u32,
+            ..chunk_queue
+        };
         let queue_storage = config.allocator.queue_storage();
         let seg_slots = u64::from(config.chunk_bytes / 4);
         let mut class_queues = Vec::new();
@@ -201,12 +225,16 @@ impl HeapLayout {
         let virtual_queue = |items: u64| {
             // Room for every item the heap could queue; only the segments in use cost memory.
             let capacity = items.max(seg_slots).next_power_of_two().min(1 << 30);
-            (capacity as u32, u64::from(QUEUE_HEADER_WORDS) + 2 * (capacity / seg_slots))
+            (
+                capacity as u32,
+                u64::from(QUEUE_HEADER_WORDS) + 2 * (capacity / seg_slots),
+            )
         };
         let mut chunk_heap = None;
         if config.allocator.is_page_based() {
             for class in 0..num_classes {
-                let per_chunk = u64::from(config.chunk_bytes >> (class + MIN_PAGE_BYTES.trailing_zeros()));
+                let per_chunk =
+                    u64::from(config.chunk_bytes >> (class + MIN_PAGE_BYTES.trailing_zeros()));
                 let (capacity, table_len, words) = match queue_storage {
                     QueueStorage::Standard => {
                         // A class whose pages per chunk exceed the slots granted per chunk may
@@ -218,17 +246,29 @@ impl HeapLayout {
                         } else {
                             let capacity = (d * spc).max(2 * per_chunk).next_power_of_two();
                             let usable = capacity - capacity / 16;
-                            (capacity.min(1 << 31) as u32, (usable / per_chunk).clamp(1, d))
+                            (
+                                capacity.min(1 << 31) as u32,
+                                (usable / per_chunk).clamp(1, d),
+                            )
                         };
-                        (capacity, table_len, u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity))
+                        (
+                            capacity,
+                            table_len,
+                            u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity),
+                        )
                     }
                     QueueStorage::VirtualArray => {
                         let (capacity, words) = virtual_queue(d * per_chunk);
                         (capacity, d, words)
                     }
-                    QueueStorage::VirtualList => (LIST_CAPACITY, d, u64::from(QUEUE_HEADER_WORDS)),
+                    QueueStorage::VirtualList => {
+                        (LIST_CAPACITY, d, u64::from(QUEUE_HEADER_WORDS + LIST_HINTS))
+                    }
                 };
-                let q = QueueRegion { base: place(words) as u32, capacity };
+                let q = QueueRegion {
+                    base: place(words) as u32,
+                    capacity,
+                };
                 class_queues.push(q);
                 class_tables.push((place(table_len) as u32, table_len as u32));
             }
@@ -239,12 +279,20 @@ impl HeapLayout {
                 let (capacity, words) = match queue_storage {
                     QueueStorage::Standard => {
                         let capacity = queue_capacity(2 * d);
-                        (capacity, u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity))
+                        (
+                            capacity,
+                            u64::from(QUEUE_HEADER_WORDS) + u64::from(capacity),
+                        )
                     }
                     QueueStorage::VirtualArray => virtual_queue(2 * d),
-                    QueueStorage::VirtualList => (LIST_CAPACITY, u64::from(QUEUE_HEADER_WORDS)),
+                    QueueStorage::VirtualList => {
+                        (LIST_CAPACITY, u64::from(QUEUE_HEADER_WORDS + LIST_HINTS))
+                    }
                 };
-                class_queues.push(QueueRegion { base: place(words) as u32, capacity });
+                class_queues.push(QueueRegion {
+                    base: place(words) as u32,
+                    capacity,
+                });
             }
             let bitmap_words = (config.chunk_bytes / MIN_PAGE_BYTES / 32).max(1);
             chunk_heap = Some(ChunkHeapLayout {
@@ -254,11 +302,24 @@ impl HeapLayout {
                 bitmap_words,
             });
         }
-        let segment_lists = (queue_storage == QueueStorage::VirtualList).then(|| SegmentListLayout {
-            next: place(d) as u32,
-            tag: place(d) as u32,
-            done: place(d) as u32,
-        });
+        let spill_queues: Vec<QueueRegion> = (0..class_queues.len())
+            .map(|_| {
+                let q = QueueRegion {
+                    base: 0,
+                    capacity: SPILL_SLOTS,
+                };
+                QueueRegion {
+                    base: place(q.words()) as u32,
+                    ..q
+                }
+            })
+            .collect();
+        let segment_lists =
+            (queue_storage == QueueStorage::VirtualList).then(|| SegmentListLayout {
+                next: place(d) as u32,
+                tag: place(d) as u32,
+                done: place(d) as u32,
+            });
         let chunk_class = place(d) as u32;
         let metadata_bytes = words * 4;
         let metadata_chunks = metadata_bytes.div_ceil(chunk);
@@ -280,6 +341,7 @@ impl HeapLayout {
             dirty_queue,
             queue_storage,
             class_queues,
+            spill_queues,
             class_tables,
             chunk_heap,
             segment_lists,
@@ -300,7 +362,11 @@ impl HeapLayout {
         let handle_bits = 32 - (self.data_chunks + 3).leading_zeros();
         let used_bits = self.chunk_shift - MIN_PAGE_BYTES.trailing_zeros() + 1;
         let token_gen_bits = (32 - handle_bits).min(32 - (used_bits + 1));
-        ChunkWordBits { handle_bits, used_bits, token_gen_bits }
+        ChunkWordBits {
+            handle_bits,
+            used_bits,
+            token_gen_bits,
+        }
     }
 
     /// Segments kept back in virtualized variants beyond the queue room of the data handed out:
@@ -319,26 +385,35 @@ impl HeapLayout {
     /// items may need `s` slots costs `seg_slots + s`.
     fn data_budget(&self) -> u32 {
         let seg_slots = self.chunk_bytes / 4;
-        self.data_chunks.saturating_sub(self.reserved_segments()).saturating_mul(seg_slots)
+        self.data_chunks
+            .saturating_sub(self.reserved_segments())
+            .saturating_mul(seg_slots)
     }
 
     /// The most pages of `class` that a fresh heap hands out before its first null, when all
     /// requests are of that class (races between lanes may cost up to a chunk more).
     pub fn max_pages(&self, class: u32) -> u64 {
         let per_chunk = u64::from(self.pages_per_chunk(class));
-        let table = self.class_tables.get(class as usize).map_or(u64::from(self.data_chunks), |t| u64::from(t.1));
+        let table = self
+            .class_tables
+            .get(class as usize)
+            .map_or(u64::from(self.data_chunks), |t| u64::from(t.1));
         let chunks = match self.queue_storage {
             QueueStorage::Standard => u64::from(self.data_chunks),
             _ => {
                 // A page chunk may fill a queue slot per page; a chunk of a chunk heap one token.
-                let slots = if self.chunk_heap.is_some() { 1 } else { per_chunk };
+                let slots = if self.chunk_heap.is_some() {
+                    1
+                } else {
+                    per_chunk
+                };
                 u64::from(self.data_budget()) / (u64::from(self.chunk_bytes / 4) + slots)
             }
         };
         chunks.min(table) * per_chunk
     }
 
-        /// Page size of a size class.
+    /// Page size of a size class.
     pub fn page_bytes(&self, class: u32) -> u32 {
         MIN_PAGE_BYTES << class
     }
@@ -357,6 +432,8 @@ impl HeapLayout {
         c("OURO_TOMB", TOMB);
         c("OURO_DEAD", DEAD);
         c("OURO_CAS_GAVE_UP", CAS_GAVE_UP);
+        c("OURO_CLAIMED", CLAIMED);
+        c("OURO_CLAIM_LOOKS", 64);
         c("OURO_CAS_SPINS", 4);
         c("OURO_MAX_SUBGROUP", 128);
         c("OURO_ENQUEUE_TRIES", 1024);
@@ -381,7 +458,10 @@ impl HeapLayout {
         c("OURO_VIRTUAL", VIRTUAL);
         c("OURO_SEG_SHIFT", self.chunk_shift - 2);
         c("OURO_SEG_SLOTS", self.chunk_bytes / 4);
-        c("OURO_QUEUE_RESERVE", u32::from(self.queue_storage != QueueStorage::Standard));
+        c(
+            "OURO_QUEUE_RESERVE",
+            u32::from(self.queue_storage != QueueStorage::Standard),
+        );
         c("OURO_DATA_BUDGET", self.data_budget());
         let bits = self.chunk_word_bits();
         c("OURO_HANDLE_BITS", bits.handle_bits);
@@ -393,11 +473,20 @@ impl HeapLayout {
         c("OURO_NO_PAGE", 0xFFFF_FFFF);
         c("OURO_RESERVE_SPINS", 8);
         c("OURO_CHUNK_ATTEMPTS", 3);
-        let ch = self.chunk_heap.unwrap_or(ChunkHeapLayout { current: 0, state: 0, bits: 0, bitmap_words: 1 });
+        let ch = self.chunk_heap.unwrap_or(ChunkHeapLayout {
+            current: 0,
+            state: 0,
+            bits: 0,
+            bitmap_words: 1,
+        });
         c("OURO_CURRENT_CHUNKS", ch.current);
         c("OURO_CHUNK_STATE", ch.state);
         c("OURO_CHUNK_BITS", ch.bits);
-        let lists = self.segment_lists.unwrap_or(SegmentListLayout { next: 0, tag: 0, done: 0 });
+        let lists = self.segment_lists.unwrap_or(SegmentListLayout {
+            next: 0,
+            tag: 0,
+            done: 0,
+        });
         c("OURO_SEG_NEXT", lists.next);
         c("OURO_SEG_TAG", lists.tag);
         c("OURO_SEG_DONE", lists.done);
@@ -407,12 +496,15 @@ impl HeapLayout {
         c("OURO_SEGNO_MASK", (1 << 20) - 1);
         c("OURO_SEG_COMPLETE", 0x8000_0000);
         c("OURO_MAX_HOPS", 4096);
+        c("OURO_LIST_HINTS", LIST_HINTS);
         c("OURO_TAG_LOOKS", 64);
         c("OURO_BITMAP_WORDS", ch.bitmap_words);
         c("OURO_H_DATA_SPENT", header::DATA_SPENT);
         c("OURO_H_QUEUE_CHUNKS", header::QUEUE_CHUNKS);
         c("OURO_H_QUEUE_FAILURES", header::QUEUE_FAILURES);
         c("OURO_H_CLAIM_MISSES", header::CLAIM_MISSES);
+        c("OURO_H_SPILLED", header::SPILLED);
+        c("OURO_SPILL_MASK", SPILL_SLOTS - 1);
         c("OURO_H_FLAGS", header::FLAGS);
         c("OURO_H_FAILED_ALLOCS", header::FAILED_ALLOCS);
         c("OURO_H_INVALID_FREES", header::INVALID_FREES);
@@ -432,12 +524,22 @@ impl HeapLayout {
         c("OURO_FLAG_LOST", flags::LOST);
         if !self.class_queues.is_empty() {
             let queues: Vec<u32> = self.class_queues.iter().map(|q| q.base).collect();
-            let virtual_bit = if self.queue_storage == QueueStorage::Standard { 0 } else { VIRTUAL };
-            let masks: Vec<u32> = self.class_queues.iter().map(|q| (q.capacity - 1) | virtual_bit).collect();
+            let virtual_bit = if self.queue_storage == QueueStorage::Standard {
+                0
+            } else {
+                VIRTUAL
+            };
+            let masks: Vec<u32> = self
+                .class_queues
+                .iter()
+                .map(|q| (q.capacity - 1) | virtual_bit)
+                .collect();
             let tables: Vec<u32> = self.class_tables.iter().map(|t| t.0).collect();
             let lens: Vec<u32> = self.class_tables.iter().map(|t| t.1).collect();
             s += &lookup_fn("ouro_class_queue", &queues);
             s += &lookup_fn("ouro_class_queue_mask", &masks);
+            let spills: Vec<u32> = self.spill_queues.iter().map(|q| q.base).collect();
+            s += &lookup_fn("ouro_spill_queue", &spills);
             if self.queue_storage == QueueStorage::VirtualList {
                 let ids: Vec<u32> = (1..=queues.len() as u32).collect();
                 s += &lookup_by_word_fn("ouro_list_queue_id", &queues, &ids);
@@ -474,6 +576,9 @@ fn lookup_fn(name: &str, values: &[u32]) -> String {
     for (i, v) in values.iter().enumerate().skip(1) {
         s += &format!("        case {i}u: {{ return {v}u; }}\n");
     }
-    s += &format!("        default: {{ return {}u; }}\n    }}\n}}\n", values[0]);
+    s += &format!(
+        "        default: {{ return {}u; }}\n    }}\n}}\n",
+        values[0]
+    );
     s
 }

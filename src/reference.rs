@@ -44,7 +44,11 @@ impl ReferenceHeap {
             layout: layout.clone(),
             class_queues: vec![VecDeque::new(); classes],
             carved: vec![0; classes],
-            tables: layout.class_tables.iter().map(|t| vec![0; t.1 as usize]).collect(),
+            tables: layout
+                .class_tables
+                .iter()
+                .map(|t| vec![0; t.1 as usize])
+                .collect(),
             chunk_pool: VecDeque::new(),
             chunk_bump: 0,
             chunk_class: vec![0; layout.data_chunks as usize],
@@ -89,7 +93,9 @@ impl ReferenceHeap {
                 if let Some(i) = pages.iter().position(|used| !used) {
                     pages[i] = true;
                     let l = &self.layout;
-                    return l.data_base + (h - 1) * l.chunk_bytes + i as u32 * l.page_bytes(class as u32);
+                    return l.data_base
+                        + (h - 1) * l.chunk_bytes
+                        + i as u32 * l.page_bytes(class as u32);
                 }
             }
             let next = match self.listed[class].pop_front() {
@@ -97,10 +103,14 @@ impl ReferenceHeap {
                     self.is_listed[h as usize - 1] = false;
                     Some(h)
                 }
-                None => self.dirty_pool.pop_front().or_else(|| self.take_chunk()).inspect(|&h| {
-                    self.chunk_class[h as usize - 1] = class as u32 + 1;
-                    self.pages[h as usize - 1] = vec![false; per_chunk];
-                }),
+                None => self
+                    .dirty_pool
+                    .pop_front()
+                    .or_else(|| self.take_chunk())
+                    .inspect(|&h| {
+                        self.chunk_class[h as usize - 1] = class as u32 + 1;
+                        self.pages[h as usize - 1] = vec![false; per_chunk];
+                    }),
             };
             match next {
                 Some(h) => self.current[class] = Some(h),
@@ -136,7 +146,9 @@ impl ReferenceHeap {
     pub fn malloc(&mut self, size: u32) -> u32 {
         let l = &self.layout;
         match l.allocator {
-            AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk => self.chunk_malloc(size),
+            AllocatorKind::Chunk | AllocatorKind::VaChunk | AllocatorKind::VlChunk => {
+                self.chunk_malloc(size)
+            }
             AllocatorKind::Bump => {
                 let room = l.heap_bytes - l.data_base;
                 if size > room {

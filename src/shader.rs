@@ -16,6 +16,7 @@ const SEGMENTS_LIST: &str = include_str!("../shaders/shared/segments_list.wgsl")
 const LANES_SUBGROUP: &str = include_str!("../shaders/shared/lanes_subgroup.wgsl");
 const LANES_SINGLE: &str = include_str!("../shaders/shared/lanes_single.wgsl");
 const CHUNK_POOL: &str = include_str!("../shaders/shared/chunk_pool.wgsl");
+const CLASS_QUEUE: &str = include_str!("../shaders/shared/class_queue.wgsl");
 const PAGE_HEAP: &str = include_str!("../shaders/heaps/page.wgsl");
 const CHUNK_HEAP: &str = include_str!("../shaders/heaps/chunk.wgsl");
 const BUMP_HEAP: &str = include_str!("../shaders/heaps/bump.wgsl");
@@ -31,7 +32,12 @@ pub enum CycleKernel {
 }
 
 impl CycleKernel {
-    pub const ALL: [CycleKernel; 4] = [CycleKernel::Alloc, CycleKernel::Write, CycleKernel::Verify, CycleKernel::Free];
+    pub const ALL: [CycleKernel; 4] = [
+        CycleKernel::Alloc,
+        CycleKernel::Write,
+        CycleKernel::Verify,
+        CycleKernel::Free,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -67,12 +73,23 @@ pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
         QueueStorage::VirtualList => SEGMENTS_LIST,
     };
     let mut s = String::new();
-    let path = if layout.subgroups { "subgroup" } else { "subgroup-less" };
-    s += &format!("// ouroboros-wgpu allocator: {} heap, {path} path\n", layout.allocator);
+    let path = if layout.subgroups {
+        "subgroup"
+    } else {
+        "subgroup-less"
+    };
+    s += &format!(
+        "// ouroboros-wgpu allocator: {} heap, {path} path\n",
+        layout.allocator
+    );
     s += &layout.wgsl_constants();
     s += &format!("@group({group}) @binding({binding}) var<storage, read_write> ouro_heap: array<atomic<u32>>;\n");
     s += STATUS;
-    s += if layout.subgroups { LANES_SUBGROUP } else { LANES_SINGLE };
+    s += if layout.subgroups {
+        LANES_SUBGROUP
+    } else {
+        LANES_SINGLE
+    };
     s += ATOMICS;
     // One queue text, two instances (see shaders/shared/queue.wgsl).
     s += &QUEUE.replace("QNAME", "pool");
@@ -80,6 +97,9 @@ pub fn allocator_wgsl(layout: &HeapLayout, group: u32, binding: u32) -> String {
     s += QUEUE_STORAGE;
     s += segments;
     s += CHUNK_POOL;
+    if layout.allocator != AllocatorKind::Bump {
+        s += CLASS_QUEUE;
+    }
     s += variant;
     s
 }

@@ -22,19 +22,52 @@ fn default_config_is_valid() {
 #[test]
 fn bad_configs_name_what_to_change() {
     let cases: Vec<(HeapConfig, fn(&Error) -> bool, &str)> = vec![
-        (config(|c| c.chunk_bytes = 1000), |e| matches!(e, Error::ChunkSize(1000)), "power of two"),
-        (config(|c| c.chunk_bytes = 128), |e| matches!(e, Error::ChunkSize(128)), "8192"),
-        (config(|c| c.heap_bytes = (1 << 20) + 100), |e| matches!(e, Error::HeapNotChunkMultiple { .. }), "multiple of 8192"),
-        (config(|c| c.heap_bytes = 8 << 30), |e| matches!(e, Error::HeapTooLarge(_)), "at most"),
-        (config(|c| c.heap_bytes = 8192), |e| matches!(e, Error::HeapTooSmall { .. }), "at least"),
-        (config(|c| c.heap_bytes = 0), |e| matches!(e, Error::HeapTooSmall { .. }), "at least"),
-        (config(|c| c.queue_slots_per_chunk = 3), |e| matches!(e, Error::QueueSlots(3)), "power of two"),
+        (
+            config(|c| c.chunk_bytes = 1000),
+            |e| matches!(e, Error::ChunkSize(1000)),
+            "power of two",
+        ),
+        (
+            config(|c| c.chunk_bytes = 128),
+            |e| matches!(e, Error::ChunkSize(128)),
+            "8192",
+        ),
+        (
+            config(|c| c.heap_bytes = (1 << 20) + 100),
+            |e| matches!(e, Error::HeapNotChunkMultiple { .. }),
+            "multiple of 8192",
+        ),
+        (
+            config(|c| c.heap_bytes = 8 << 30),
+            |e| matches!(e, Error::HeapTooLarge(_)),
+            "at most",
+        ),
+        (
+            config(|c| c.heap_bytes = 8192),
+            |e| matches!(e, Error::HeapTooSmall { .. }),
+            "at least",
+        ),
+        (
+            config(|c| c.heap_bytes = 0),
+            |e| matches!(e, Error::HeapTooSmall { .. }),
+            "at least",
+        ),
+        (
+            config(|c| c.queue_slots_per_chunk = 3),
+            |e| matches!(e, Error::QueueSlots(3)),
+            "power of two",
+        ),
     ];
     for (cfg, is_variant, hint) in cases {
-        let err = cfg.validate().expect_err(&format!("{cfg:?} must be rejected"));
+        let err = cfg
+            .validate()
+            .expect_err(&format!("{cfg:?} must be rejected"));
         assert!(is_variant(&err), "{cfg:?} gave {err:?}");
         let message = err.to_string();
-        assert!(message.contains(hint), "message '{message}' does not say '{hint}'");
+        assert!(
+            message.contains(hint),
+            "message '{message}' does not say '{hint}'"
+        );
     }
 }
 
@@ -47,10 +80,25 @@ fn a_heap_above_the_adapter_limit_names_the_limit() {
         eprintln!("skipped: this adapter binds more than 32-bit pointers reach");
         return;
     }
-    let Err(err) = Heap::new(&gpu.device, HeapConfig { heap_bytes: too_big, ..Default::default() }) else {
+    let Err(err) = Heap::new(
+        &gpu.device,
+        HeapConfig {
+            heap_bytes: too_big,
+            ..Default::default()
+        },
+    ) else {
         panic!("a heap of {too_big} bytes must not fit a {limit}-byte binding");
     };
-    assert!(matches!(err, Error::AdapterLimit { limit_name: "max_storage_buffer_binding_size", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::AdapterLimit {
+                limit_name: "max_storage_buffer_binding_size",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(err.to_string().contains(&limit.to_string()));
 }
 
@@ -58,7 +106,14 @@ fn a_heap_above_the_adapter_limit_names_the_limit() {
 fn bad_workloads_are_errors() {
     let Some(gpu) = common::gpu() else { return };
     let heap = Heap::new(&gpu.device, HeapConfig::new(AllocatorKind::Page, 1 << 20)).unwrap();
-    let Err(err) = CycleRunner::new(&heap, &gpu.queue, Workload { num: 0, size_bytes: 16 }) else {
+    let Err(err) = CycleRunner::new(
+        &heap,
+        &gpu.queue,
+        Workload {
+            num: 0,
+            size_bytes: 16,
+        },
+    ) else {
         panic!("num = 0 must be rejected");
     };
     assert!(matches!(err, Error::Workload(_)));

@@ -8,9 +8,17 @@ fn check(name: &str, source: &str, entry_points: bool) {
     let module = naga::front::wgsl::parse_str(source).unwrap_or_else(|e| {
         panic!("{name}: WGSL does not parse:\n{}", e.emit_to_string(source));
     });
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{name}: WGSL does not validate:\n{}", e.emit_to_string(source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| {
+        panic!(
+            "{name}: WGSL does not validate:\n{}",
+            e.emit_to_string(source)
+        )
+    });
     if !entry_points {
         return;
     }
@@ -24,15 +32,25 @@ fn check(name: &str, source: &str, entry_points: bool) {
     let mut hlsl = String::new();
     let (hlsl_options, hlsl_pipeline) = (naga::back::hlsl::Options::default(), Default::default());
     let mut writer = naga::back::hlsl::Writer::new(&mut hlsl, &hlsl_options, &hlsl_pipeline);
-    writer.write(&module, &info, None).unwrap_or_else(|e| panic!("{name}: HLSL: {e}"));
+    writer
+        .write(&module, &info, None)
+        .unwrap_or_else(|e| panic!("{name}: HLSL: {e}"));
 }
 
 fn configs() -> Vec<HeapConfig> {
     let mut out = Vec::new();
     for allocator in AllocatorKind::ALL {
-        for (heap_bytes, chunk_bytes) in [(256u64 << 20, 8192u32), (8 << 20, 1024), (64 << 20, 65536)] {
+        for (heap_bytes, chunk_bytes) in
+            [(256u64 << 20, 8192u32), (8 << 20, 1024), (64 << 20, 65536)]
+        {
             for use_subgroups in [true, false] {
-                out.push(HeapConfig { allocator, heap_bytes, chunk_bytes, use_subgroups, ..HeapConfig::default() });
+                out.push(HeapConfig {
+                    allocator,
+                    heap_bytes,
+                    chunk_bytes,
+                    use_subgroups,
+                    ..HeapConfig::default()
+                });
             }
         }
     }
@@ -61,7 +79,11 @@ fn every_kernel_validates_and_translates() {
 fn allocator_alone_validates_at_any_binding() {
     for config in configs() {
         let layout = HeapLayout::new(&config).expect("valid config");
-        check(&format!("{} allocator", config.allocator), &allocator_wgsl(&layout, 3, 7), false);
+        check(
+            &format!("{} allocator", config.allocator),
+            &allocator_wgsl(&layout, 3, 7),
+            false,
+        );
     }
 }
 
@@ -69,7 +91,10 @@ fn allocator_alone_validates_at_any_binding() {
 fn a_broken_shader_is_reported_with_its_line() {
     // The harness above must be able to fail: a typo in the allocator is caught with a location.
     let layout = HeapLayout::new(&HeapConfig::default()).unwrap();
-    let broken = allocator_wgsl(&layout, 0, 0).replace("fn ouro_free(ptr: u32)", "fn ouro_free(ptr: u32) { let x: u32 = missing_name; }\nfn unused(ptr: u32)");
+    let broken = allocator_wgsl(&layout, 0, 0).replace(
+        "fn ouro_free(ptr: u32)",
+        "fn ouro_free(ptr: u32) { let x: u32 = missing_name; }\nfn unused(ptr: u32)",
+    );
     let err = naga::front::wgsl::parse_str(&broken).expect_err("must not parse");
     let text = err.emit_to_string(&broken);
     assert!(text.contains("missing_name"), "{text}");

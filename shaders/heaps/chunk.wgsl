@@ -99,8 +99,13 @@ fn ouro_list_chunk(handle: u32, cls: u32, gen: u32) {
         }
         let r = atomicCompareExchangeWeak(&ouro_heap[word], state, state | OURO_LISTED);
         if (r.exchanged) {
-            if (!ouro_queue_enqueue(ouro_class_queue(cls), ouro_class_queue_mask(cls), ouro_token(handle, state))) {
-                ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
+            if (!ouro_class_put(cls, ouro_token(handle, state))) {
+                // Nowhere to queue it: unlist the chunk again. Its free pages are out of reach
+                // only until its last page is freed and it returns to the pool, so nothing is
+                // lost. (Should the chunk have changed hands meanwhile, the clear only costs its
+                // new owner a duplicate token, which takers drop.)
+                atomicAnd(&ouro_heap[word], ~OURO_LISTED);
+                atomicAdd(&ouro_heap[OURO_H_QUEUE_FAILURES], 1u);
             }
             return;
         }
@@ -139,10 +144,8 @@ fn ouro_release_page(handle: u32, cls: u32) {
 // A token of a chunk of class `cls` with free pages: a queued one (its LISTED bit cleared), or a
 // fresh chunk from the pool. 0 when neither can be had.
 fn ouro_next_chunk(cls: u32) -> u32 {
-    let q = ouro_class_queue(cls);
-    let shape = ouro_class_queue_mask(cls);
     for (var attempt = 0u; attempt < OURO_RESERVE_SPINS; attempt++) {
-        let token = ouro_queue_dequeue(q, shape);
+        let token = ouro_class_take(cls);
         if (token == 0u) {
             break;
         }

@@ -32,35 +32,42 @@ fn ouro_forward_chunk(cls: u32, entry: u32, taken: u32) {
     ouro_chunk_give_back(taken, ouro_pages_per_chunk(cls));
 }
 
-// Fills the empty chunk-table entry `entry` of class `cls` and returns what it then holds: a
-// chunk handle (this lane's or a racing lane's), or OURO_DEAD when no chunk could be had.
-fn ouro_install_chunk(cls: u32, entry: u32) -> u32 {
-    var handle = 0u;
-    // Two tries at the pool: the second picks up chunks that racing installers just handed back.
-    // Installing a real chunk comes before giving up in program order, so that lanes running in
-    // lockstep see a chunk that a neighbour installed before anyone marks the entry dead.
-    for (var attempt = 0u; attempt < 2u && handle == 0u; attempt++) {
+// Brings a chunk for the claimed chunk-table entry `entry` of class `cls` and returns what the
+// entry then holds: a chunk handle (this lane's or another's), or OURO_DEAD when no chunk could
+// be had.
+fn ouro_bring_chunk(cls: u32, entry: u32) -> u32 {
+    // Two tries at the pool: the second picks up chunks that racing lanes just handed back.
+    for (var attempt = 0u; attempt < 2u; attempt++) {
         let taken = ouro_chunk_take_data(ouro_pages_per_chunk(cls));
         if (taken != 0u) {
             let fresh = taken & ~OURO_TAKEN_DIRTY;
-            handle = ouro_install(entry, fresh);
+            let handle = ouro_fill(entry, fresh);
             if (handle == fresh) {
                 ouro_claim_chunk(cls, fresh);
             } else {
-                // Lost the race for this entry: the next entries of the class will be wanted
+                // Another lane filled the entry: the next entries of the class will be wanted
                 // soon, so install the chunk there instead of churning the pool.
                 ouro_forward_chunk(cls, entry, taken);
             }
-        }
-        if (handle == 0u) {
-            handle = atomicLoad(&ouro_heap[entry]);
+            return handle;
         }
     }
-    if (handle == 0u) {
-        // The pool is dry: mark the entry dead so that every page number in it fails alike.
-        handle = ouro_install(entry, OURO_DEAD);
-        if (handle == OURO_DEAD) {
-            atomicAdd(&ouro_heap[OURO_H_DEAD_ENTRIES], 1u);
+    // The pool is dry: mark the entry dead so that every page number in it fails alike.
+    let handle = ouro_fill(entry, OURO_DEAD);
+    if (handle == OURO_DEAD) {
+        atomicAdd(&ouro_heap[OURO_H_DEAD_ENTRIES], 1u);
+    }
+    return handle;
+}
+
+// Fills the chunk-table entry `entry` of class `cls` (empty or claimed) and returns what it then
+// holds: a chunk handle, OURO_DEAD (no chunk could be had) or, rarely, OURO_CLAIMED.
+fn ouro_install_chunk(cls: u32, entry: u32) -> u32 {
+    let owner = ouro_claim(entry);
+    var handle = OURO_CLAIMED;
+    for (var round = 0u; round < 2u; round++) {
+        if (ouro_should_bring(entry, owner, round, &handle)) {
+            handle = ouro_bring_chunk(cls, entry);
         }
     }
     return handle;
@@ -82,7 +89,7 @@ fn ouro_carve_page(cls: u32) -> u32 {
     }
     let entry = ouro_class_table(cls) + (n >> per_chunk_shift);
     var handle = atomicLoad(&ouro_heap[entry]);
-    if (handle == 0u) {
+    if (handle == 0u || handle == OURO_CLAIMED) {
         // One lane per entry fetches the chunk for every lane of its subgroup that needs it.
         var installed = 0u;
         if (ouro_is_first_with(entry)) {
@@ -90,7 +97,7 @@ fn ouro_carve_page(cls: u32) -> u32 {
         }
         handle = ouro_share_from_first_with(entry, installed);
     }
-    if (handle == OURO_DEAD || handle == 0u) {
+    if (handle == OURO_DEAD || handle == OURO_CLAIMED || handle == 0u) {
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_FAILED_ALLOCS);
         return OURO_NULL;
     }
@@ -104,7 +111,7 @@ fn ouro_malloc(size: u32) -> u32 {
         return OURO_NULL;
     }
     let cls = ouro_size_class(size);
-    let reused = ouro_queue_dequeue(ouro_class_queue(cls), ouro_class_queue_mask(cls));
+    let reused = ouro_class_take(cls);
     if (reused != 0u) {
         return reused;
     }
@@ -117,7 +124,7 @@ fn ouro_free(ptr: u32) {
         return;
     }
     let cls = class_plus_one - 1u;
-    if (!ouro_queue_enqueue(ouro_class_queue(cls), ouro_class_queue_mask(cls), ptr)) {
+    if (!ouro_class_put(cls, ptr)) {
         ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);
     }
 }

@@ -9,15 +9,61 @@
 
 const OURO_TAKEN_DIRTY: u32 = 0x80000000u;
 
-fn ouro_install(entry: u32, handle: u32) -> u32 {
-    let found = ouro_cas(entry, 0u, handle);
-    if (found == 0u) {
-        return handle;
+// Words that come to hold a chunk (chunk-table entries, queue segment indices and list links) go
+// 0 -> OURO_CLAIMED -> handle: the lane that claims the word brings the chunk, instead of a herd of
+// lanes that each take one and hand back all but one (subgroup-less lanes, or many subgroups, that
+// reach a fresh word at once). Others look a bounded while; a claim still in flight after that is
+// stolen (the looker brings a chunk of its own), since no lane may wait for another's progress.
+// Callers run the claimer's fill before the lookers' look in program order, so that lanes running
+// in lockstep find the word filled.
+
+// Whether this lane claimed the empty word.
+fn ouro_claim(word: u32) -> bool {
+    return atomicLoad(&ouro_heap[word]) == 0u && ouro_cas(word, 0u, OURO_CLAIMED) == 0u;
+}
+
+// What `word` holds once a claim in flight is settled; still OURO_CLAIMED after a bounded look.
+fn ouro_look_past_claim(word: u32) -> u32 {
+    var seen = atomicLoad(&ouro_heap[word]);
+    for (var look = 0u; look < OURO_CLAIM_LOOKS && seen == OURO_CLAIMED; look++) {
+        seen = atomicLoad(&ouro_heap[word]);
+    }
+    return seen;
+}
+
+// Fills a claimed word with `value`; returns what the word then holds (`value` when this lane
+// filled it). Only a claimed word is filled: one that went back to 0 was given up or recycled.
+fn ouro_fill(word: u32, value: u32) -> u32 {
+    let found = ouro_cas(word, OURO_CLAIMED, value);
+    if (found == OURO_CLAIMED) {
+        return value;
     }
     if (found == OURO_CAS_GAVE_UP) {
-        return atomicLoad(&ouro_heap[entry]);
+        return atomicLoad(&ouro_heap[word]);
     }
     return found;
+}
+
+// Gives up a claim that this lane could not fill, so that a later lane may try.
+fn ouro_unclaim(word: u32) {
+    ouro_cas(word, OURO_CLAIMED, 0u);
+}
+
+// Whether this lane should bring a chunk for `word` after its claim attempt `owner`: the claimer
+// does in round 0; in round 1 a looker does if the claim stayed in flight (or was given up and
+// this lane claims it now). `seen` receives what the looker found.
+fn ouro_should_bring(word: u32, owner: bool, round: u32, seen: ptr<function, u32>) -> bool {
+    if (round == 0u) {
+        return owner;
+    }
+    if (owner) {
+        return false;
+    }
+    *seen = ouro_look_past_claim(word);
+    if (*seen == 0u) {
+        return ouro_claim(word);
+    }
+    return *seen == OURO_CLAIMED;
 }
 
 fn ouro_chunk_bump() -> u32 {

@@ -10,13 +10,15 @@ fn ouro_segment_count(mask: u32) -> u32 {
     return (mask >> OURO_SEG_SHIFT) + 1u;
 }
 
-fn ouro_install_segment(entry: u32) -> u32 {
+// Brings a clean chunk for the claimed index word `entry`; returns what the word then holds.
+fn ouro_bring_segment(entry: u32) -> u32 {
     let fresh = ouro_chunk_take_clean();
     if (fresh == 0u) {
+        ouro_unclaim(entry);
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_QUEUE_FAILURES);
-        return atomicLoad(&ouro_heap[entry]);
+        return 0u;
     }
-    let found = ouro_install(entry, fresh);
+    let found = ouro_fill(entry, fresh);
     if (found == fresh) {
         atomicAdd(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
     } else if (!ouro_pool_enqueue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK, fresh)) {
@@ -25,18 +27,31 @@ fn ouro_install_segment(entry: u32) -> u32 {
     return found;
 }
 
+// Fills the index word `entry` (empty or claimed); returns the segment's handle, or 0 / OURO_CLAIMED
+// where none could be had.
+fn ouro_install_segment(entry: u32) -> u32 {
+    let owner = ouro_claim(entry);
+    var handle = OURO_CLAIMED;
+    for (var round = 0u; round < 2u; round++) {
+        if (ouro_should_bring(entry, owner, round, &handle)) {
+            handle = ouro_bring_segment(entry);
+        }
+    }
+    return handle;
+}
+
 fn ouro_segment_slot(q: u32, mask: u32, ticket: u32) -> u32 {
     let t = ticket & mask;
     let entry = q + OURO_QUEUE_HEADER_WORDS + (t >> OURO_SEG_SHIFT);
     var handle = atomicLoad(&ouro_heap[entry]);
-    if (handle == 0u) {
+    if (handle == 0u || handle == OURO_CLAIMED) {
         var installed = 0u;
         if (ouro_is_first_with(entry)) {
             installed = ouro_install_segment(entry);
         }
         handle = ouro_share_from_first_with(entry, installed);
     }
-    if (handle == 0u) {
+    if (handle == 0u || handle == OURO_CLAIMED) {
         return 0u;
     }
     return (ouro_chunk_base(handle) >> 2u) + (t & (OURO_SEG_SLOTS - 1u));
@@ -52,7 +67,7 @@ fn ouro_segment_slot_done(q: u32, mask: u32, ticket: u32, slot: u32) {
         // The last event of this lap: nobody touches this segment again until the ring comes round.
         let entry = q + OURO_QUEUE_HEADER_WORDS + segment;
         let handle = atomicExchange(&ouro_heap[entry], 0u);
-        if (handle != 0u) {
+        if (handle != 0u && handle != OURO_CLAIMED) {
             atomicSub(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
             if (!ouro_pool_enqueue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK, handle)) {
                 ouro_fail(OURO_FLAG_LOST, OURO_H_LOST);

@@ -2,7 +2,9 @@
 // segments taken from the heap. Segment n holds tickets n * OURO_SEG_SLOTS ... Per data chunk the
 // metadata keeps, for a chunk serving as a segment, its successor (OURO_SEG_NEXT), a tag naming
 // its queue and segment number (OURO_SEG_TAG), and an event counter (OURO_SEG_DONE). The queue's
-// header keeps the first live segment and a hint to the newest. Lanes walk from there, appending
+// header keeps the first live segment and a hint to the newest, and a hint table after the header
+// remembers segment n at n % OURO_LIST_HINTS, so that most lanes go straight to their segment.
+// Others walk from the nearest hint, appending
 // segments as tickets need them; a segment whose tickets have all been enqueued and dequeued is
 // marked complete in its tag, unlinked once it reaches the front, and handed back (the newest one always stays, so the list is never
 // empty). Walkers only ever read metadata of segments they pass, and check tags, so a segment
@@ -10,6 +12,21 @@
 
 fn ouro_seg_tag(q: u32, segment: u32) -> u32 {
     return (ouro_list_queue_id(q) << OURO_SEGNO_BITS) | (segment & OURO_SEGNO_MASK);
+}
+
+fn ouro_list_hint(q: u32, segment: u32) -> u32 {
+    return q + OURO_QUEUE_HEADER_WORDS + (segment & (OURO_LIST_HINTS - 1u));
+}
+
+// The hinted handle of the segment tagged `tag`, or 0. A hint is only a hint: the tag decides.
+// (A segment whose tag matches holds a ticket of the caller's, so it cannot be handed back
+// before the caller is done with it.)
+fn ouro_hinted_segment(q: u32, tag: u32) -> u32 {
+    let hinted = atomicLoad(&ouro_heap[ouro_list_hint(q, tag)]);
+    if (hinted != 0u && (atomicLoad(&ouro_heap[OURO_SEG_TAG + hinted - 1u]) & ~OURO_SEG_COMPLETE) == tag) {
+        return hinted;
+    }
+    return 0u;
 }
 
 // A clean chunk set up as segment `tag` with no successor, or 0.
@@ -43,16 +60,26 @@ fn ouro_seg_tag_is(handle: u32, want: u32) -> bool {
     return false;
 }
 
-// Installs `fresh` (a new segment of queue `q`) at `word` if it is still 0; returns what `word`
-// then holds.
-fn ouro_link_segment(q: u32, word: u32, fresh: u32) -> u32 {
-    if (fresh == 0u) {
-        return atomicLoad(&ouro_heap[word]);
+// Brings a new segment `tag` for the claimed word `word` of queue `q` (its first-segment word, or
+// the link of segment `guard` whose tag must still be `guard_tag`); returns what `word` then holds.
+fn ouro_bring_list_segment(q: u32, word: u32, tag: u32, guard: u32, guard_tag: u32) -> u32 {
+    // A segment handed back and reused since this lane read its link must not gain our successor:
+    // check its tag after claiming the link (a reuse after this check resets the link to 0, and a
+    // fill only ever replaces a claim).
+    if (guard != 0u && !ouro_seg_tag_is(guard, guard_tag)) {
+        ouro_unclaim(word);
+        return 0u;
     }
-    let found = ouro_install(word, fresh);
+    let fresh = ouro_new_segment(tag);
+    if (fresh == 0u) {
+        ouro_unclaim(word);
+        return 0u;
+    }
+    let found = ouro_fill(word, fresh);
     if (found == fresh) {
         atomicAdd(&ouro_heap[OURO_H_QUEUE_CHUNKS], 1u);
-        // The newest segment is where most walks start.
+        atomicStore(&ouro_heap[ouro_list_hint(q, tag)], fresh);
+        // The newest segment is where walks start when no hint helps.
         atomicStore(&ouro_heap[q + OURO_Q_LAST], fresh);
     } else {
         ouro_drop_segment(fresh);
@@ -60,29 +87,48 @@ fn ouro_link_segment(q: u32, word: u32, fresh: u32) -> u32 {
     return found;
 }
 
+// Fills `word` (empty or claimed) with a new segment `tag`; returns the successor, or 0 /
+// OURO_CLAIMED where none could be had. See ouro_bring_list_segment for `guard`.
+fn ouro_grow_list(q: u32, word: u32, tag: u32, guard: u32, guard_tag: u32) -> u32 {
+    let owner = ouro_claim(word);
+    var handle = OURO_CLAIMED;
+    for (var round = 0u; round < 2u; round++) {
+        if (ouro_should_bring(word, owner, round, &handle)) {
+            handle = ouro_bring_list_segment(q, word, tag, guard, guard_tag);
+        }
+    }
+    return handle;
+}
+
 // The handle of segment `segment` of list queue `q`, appending segments as needed; 0 where it
 // cannot be reached (no chunk left, or the walk went stale twice).
 fn ouro_list_segment(q: u32, segment: u32) -> u32 {
+    let queue_bits = ouro_list_queue_id(q) << OURO_SEGNO_BITS;
+    let hinted = ouro_hinted_segment(q, queue_bits | (segment & OURO_SEGNO_MASK));
+    if (hinted != 0u) {
+        return hinted;
+    }
     let first_word = q + OURO_Q_FIRST;
     var handle = atomicLoad(&ouro_heap[first_word]);
-    if (handle == 0u) {
+    if (handle == 0u || handle == OURO_CLAIMED) {
         // A new list starts at segment 0, whoever asks first.
         var made = 0u;
         if (ouro_is_first_with(first_word)) {
-            made = ouro_link_segment(q, first_word, ouro_new_segment(ouro_seg_tag(q, 0u)));
+            made = ouro_grow_list(q, first_word, ouro_seg_tag(q, 0u), 0u, 0u);
         }
         handle = ouro_share_from_first_with(first_word, made);
-        if (handle == 0u) {
+        if (handle == 0u || handle == OURO_CLAIMED) {
             return 0u;
         }
     }
-    let queue_bits = ouro_list_queue_id(q) << OURO_SEGNO_BITS;
     for (var round = 0u; round < 2u; round++) {
         if (round == 1u) {
             handle = atomicLoad(&ouro_heap[first_word]);
         } else {
-            // Start from the newest segment when it is not past the target.
-            let last = atomicLoad(&ouro_heap[q + OURO_Q_LAST]);
+            // Start from the predecessor's hint, else from the newest segment when it is not past
+            // the target, else from the first.
+            let before = ouro_hinted_segment(q, queue_bits | ((segment - 1u) & OURO_SEGNO_MASK));
+            let last = select(atomicLoad(&ouro_heap[q + OURO_Q_LAST]), before, before != 0u);
             let last_tag = select(0u, atomicLoad(&ouro_heap[OURO_SEG_TAG + last - 1u]), last != 0u) & ~OURO_SEG_COMPLETE;
             if ((last_tag & ~OURO_SEGNO_MASK) == queue_bits && (last_tag & OURO_SEGNO_MASK) <= (segment & OURO_SEGNO_MASK)) {
                 handle = last;
@@ -96,20 +142,19 @@ fn ouro_list_segment(q: u32, segment: u32) -> u32 {
         for (var hop = 0u; hop < OURO_MAX_HOPS; hop++) {
             if (number == (segment & OURO_SEGNO_MASK)) {
                 if (hop != 0u) {
-                    // A hint only: whoever reads it checks the tag.
-                    atomicStore(&ouro_heap[q + OURO_Q_LAST], handle);
+                    atomicStore(&ouro_heap[ouro_list_hint(q, number)], handle);
                 }
                 return handle;
             }
             let link = OURO_SEG_NEXT + handle - 1u;
             var next = atomicLoad(&ouro_heap[link]);
-            if (next == 0u) {
+            if (next == 0u || next == OURO_CLAIMED) {
                 var made = 0u;
                 if (ouro_is_first_with(link)) {
-                    made = ouro_link_segment(q, link, ouro_new_segment(ouro_seg_tag(q, number + 1u)));
+                    made = ouro_grow_list(q, link, ouro_seg_tag(q, number + 1u), handle, queue_bits | number);
                 }
                 next = ouro_share_from_first_with(link, made);
-                if (next == 0u) {
+                if (next == 0u || next == OURO_CLAIMED) {
                     return 0u;
                 }
             }
@@ -143,7 +188,7 @@ fn ouro_list_retire(q: u32) {
         }
         let tag = atomicLoad(&ouro_heap[OURO_SEG_TAG + handle - 1u]);
         let next = atomicLoad(&ouro_heap[OURO_SEG_NEXT + handle - 1u]);
-        if ((tag & OURO_SEG_COMPLETE) == 0u || next == 0u) {
+        if ((tag & OURO_SEG_COMPLETE) == 0u || next == 0u || next == OURO_CLAIMED) {
             return;
         }
         if (ouro_cas(first_word, handle, next) == handle) {
