@@ -14,12 +14,14 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: bench [--allocator page|chunk|va-page|va-chunk|vl-page|vl-chunk|bump] [--num N]
              [--size BYTES] [--iterations K] [--heap-mib M] [--backend vulkan|gl|metal|dx12]
-             [--adapter NAME] [--json] [--no-baseline] [--no-subgroups] [--usable]
+             [--adapter NAME] [--json] [--no-baseline] [--no-subgroups] [--unchecked] [--usable]
 
 Without --allocator every allocator runs. Defaults: --num 10000 --size 16 --iterations 10, a 256 MiB
 heap (or the adapter's largest binding if that is smaller). Every allocator other than bump is
 followed by the bump baseline on the same workload, unless --no-baseline. --json prints one JSON
 object per allocator, one per line. --no-subgroups forces the subgroup-less path (as on the web).
+--unchecked builds the kernels without wgpu's runtime bounds checks and loop bounding (unsafe; see
+CycleRunner::use_unchecked_shaders), to measure what the checks cost; the default is checked.
 --usable measures usable memory instead: on a fresh heap, one pass of threads each asking for
 --size bytes (default: 16, 1000 and 8192 in turn), more than fit; the share of the heap handed out. Exit status: 0 ok, 1 verify errors or a GPU failure, 2 bad arguments.";
 
@@ -34,6 +36,7 @@ struct Args {
     json: bool,
     baseline: bool,
     subgroups: bool,
+    unchecked: bool,
     usable: bool,
     size_given: bool,
 }
@@ -50,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
         json: false,
         baseline: true,
         subgroups: true,
+        unchecked: false,
         usable: false,
         size_given: false,
     };
@@ -90,6 +94,7 @@ fn parse_args() -> Result<Args, String> {
             "--json" => args.json = true,
             "--no-baseline" => args.baseline = false,
             "--no-subgroups" => args.subgroups = false,
+            "--unchecked" => args.unchecked = true,
             "--usable" => args.usable = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -239,6 +244,10 @@ fn run(gpu: &GpuContext, allocator: AllocatorKind, args: &Args) -> Result<Outcom
             size_bytes: args.size,
         },
     )?;
+    if args.unchecked {
+        // SAFETY: the shipped kernels on a heap built by Heap::new (see use_unchecked_shaders).
+        unsafe { runner.use_unchecked_shaders() };
+    }
     let mut reports: Vec<IterationReport> = Vec::new();
     for _ in 0..args.iterations {
         reports.push(block_on(runner.run_iteration())?);
@@ -302,7 +311,7 @@ fn to_json(
 \"adapter\":{{\"name\":\"{}\",\"backend\":\"{}\",\"driver\":\"{}\"}},\
 \"heap_bytes\":{},\"chunk_bytes\":{},\"metadata_bytes\":{},\
 \"alloc_ms\":{},\"free_ms\":{},\"host_ms\":{{\"first\":{},\"subsequent_median\":{}}},\
-\"failed_allocs\":{},\"verify_errors\":{},\"invalid_frees\":{},\"lost\":{},\"flags\":[{}],\"timestamps\":{},\"subgroups\":{}",
+\"failed_allocs\":{},\"verify_errors\":{},\"invalid_frees\":{},\"lost\":{},\"flags\":[{}],\"timestamps\":{},\"subgroups\":{},\"unchecked\":{}",
         o.allocator,
         args.num,
         args.size,
@@ -323,7 +332,8 @@ fn to_json(
         o.lost,
         flag_names.join(","),
         timestamps,
-        o.subgroups
+        o.subgroups,
+        args.unchecked
     );
     let d = &o.diagnostics;
     s += &format!(
@@ -431,8 +441,11 @@ fn main() -> ExitCode {
             }
         );
         println!(
-            "workload: {} allocations of {} B, {} iterations; times in ms; 'first' is iteration 0, 'median' the median of the rest",
-            args.num, args.size, args.iterations
+            "workload: {} allocations of {} B, {} iterations; times in ms; 'first' is iteration 0, 'median' the median of the rest{}",
+            args.num,
+            args.size,
+            args.iterations,
+            if args.unchecked { "; kernels without runtime checks (--unchecked)" } else { "" }
         );
         println!(
             "{:<9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8}  flags",

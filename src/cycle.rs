@@ -94,6 +94,8 @@ pub struct CycleRunner<'h> {
     staging: wgpu::Buffer,
     timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
     iteration: u32,
+    /// Kernels built without wgpu's runtime checks (see [`CycleRunner::use_unchecked_shaders`]).
+    unchecked: bool,
 }
 
 impl<'h> CycleRunner<'h> {
@@ -223,6 +225,7 @@ impl<'h> CycleRunner<'h> {
             staging,
             timestamps,
             iteration: 0,
+            unchecked: false,
         })
     }
 
@@ -233,6 +236,27 @@ impl<'h> CycleRunner<'h> {
     /// Whether runs report device times.
     pub fn has_timestamps(&self) -> bool {
         self.timestamps.is_some()
+    }
+
+    /// Builds this runner's kernels without wgpu's runtime checks: no bounds checks on buffer
+    /// indexing and no forced loop bounding (`create_shader_module_trusted` with
+    /// `ShaderRuntimeChecks::unchecked()`). Opt-in, for measuring what the checks cost; the default
+    /// stays checked. Takes effect at the next run (pipelines are rebuilt).
+    ///
+    /// # Safety
+    ///
+    /// An out-of-bounds index in an unchecked shader is undefined behaviour on the device. The
+    /// shipped shaders index the heap only through its layout and bound every loop, so they stay in
+    /// bounds on a heap built by [`Heap::new`]; the caller vouches for that, and must not use this
+    /// with a heap buffer or layout changed by other means.
+    pub unsafe fn use_unchecked_shaders(&mut self) {
+        self.unchecked = true;
+        self.pipelines = None;
+    }
+
+    /// Whether the kernels are built without runtime checks.
+    pub fn unchecked_shaders(&self) -> bool {
+        self.unchecked
     }
 
     fn ensure_pipelines(&mut self) {
@@ -252,10 +276,21 @@ impl<'h> CycleRunner<'h> {
             .iter()
             .map(|&kernel| {
                 let source = cycle_kernel_wgsl(self.heap.layout(), kernel);
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                let desc = wgpu::ShaderModuleDescriptor {
                     label: Some(kernel.name()),
                     source: wgpu::ShaderSource::Wgsl(source.into()),
-                });
+                };
+                let module = if self.unchecked {
+                    // SAFETY: the caller of use_unchecked_shaders vouched for the shaders and heap.
+                    unsafe {
+                        device.create_shader_module_trusted(
+                            desc,
+                            wgpu::ShaderRuntimeChecks::unchecked(),
+                        )
+                    }
+                } else {
+                    device.create_shader_module(desc)
+                };
                 device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some(kernel.name()),
                     layout: Some(&layout),

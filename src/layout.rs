@@ -496,6 +496,7 @@ impl HeapLayout {
         c("OURO_SEGNO_MASK", (1 << 20) - 1);
         c("OURO_SEG_COMPLETE", 0x8000_0000);
         c("OURO_MAX_HOPS", 4096);
+        c("OURO_SEGMENT_LOOKS", 8);
         c("OURO_LIST_HINTS", LIST_HINTS);
         c("OURO_TAG_LOOKS", 64);
         c("OURO_BITMAP_WORDS", ch.bitmap_words);

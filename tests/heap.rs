@@ -727,3 +727,26 @@ fn invalid_frees_on(gpu: &GpuContext, kind: AllocatorKind) {
         );
     }
 }
+
+/// The unchecked opt-in builds the same kernels without wgpu's runtime checks; they still verify.
+#[test]
+fn unchecked_shaders_run_the_cycle() {
+    let Some(gpu) = gpu() else { return };
+    let heap = heap(&gpu, AllocatorKind::Page, true, TEST_HEAP);
+    let mut runner = CycleRunner::new(
+        &heap,
+        &gpu.queue,
+        Workload {
+            num: 2000,
+            size_bytes: 100,
+        },
+    )
+    .unwrap();
+    // SAFETY: the shipped kernels on a heap built by Heap::new.
+    unsafe { runner.use_unchecked_shaders() };
+    assert!(runner.unchecked_shaders());
+    for _ in 0..2 {
+        let r = block_on(runner.run_iteration()).unwrap();
+        assert_eq!((r.failed_allocs, r.verify_errors), (0, 0));
+    }
+}

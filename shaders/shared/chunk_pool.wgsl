@@ -78,10 +78,12 @@ fn ouro_chunk_bump() -> u32 {
     return 0u;
 }
 
-// A zeroed chunk for queue storage or data, or 0.
-fn ouro_chunk_take_clean() -> u32 {
-    // Two looks at the pool: chunks that racing lanes hand back may arrive in between.
-    for (var look = 0u; look < 2u; look++) {
+// A zeroed chunk for queue storage or data, or 0, after `looks` looks at the pool: chunks that
+// racing lanes hand back may arrive in between, and many takers at once can make the pool's count
+// look empty for a moment. Queue segments take more looks than data: a queue item whose segment
+// cannot be had goes to the spill ring, and is lost if that is full too.
+fn ouro_chunk_take_clean(looks: u32) -> u32 {
+    for (var look = 0u; look < looks; look++) {
         let reused = ouro_pool_dequeue(OURO_CHUNK_QUEUE, OURO_CHUNK_QUEUE_MASK);
         if (reused != 0u) {
             return reused;
@@ -132,7 +134,7 @@ fn ouro_chunk_take_data(slots: u32) -> u32 {
     if (dirty != 0u) {
         return dirty | OURO_TAKEN_DIRTY;
     }
-    let clean = ouro_chunk_take_clean();
+    let clean = ouro_chunk_take_clean(2u);
     if (clean == 0u) {
         ouro_refund(cost);
     }

@@ -12,7 +12,7 @@ fn ouro_segment_count(mask: u32) -> u32 {
 
 // Brings a clean chunk for the claimed index word `entry`; returns what the word then holds.
 fn ouro_bring_segment(entry: u32) -> u32 {
-    let fresh = ouro_chunk_take_clean();
+    let fresh = ouro_chunk_take_clean(OURO_SEGMENT_LOOKS);
     if (fresh == 0u) {
         ouro_unclaim(entry);
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_QUEUE_FAILURES);

@@ -31,7 +31,7 @@ fn ouro_hinted_segment(q: u32, tag: u32) -> u32 {
 
 // A clean chunk set up as segment `tag` with no successor, or 0.
 fn ouro_new_segment(tag: u32) -> u32 {
-    let fresh = ouro_chunk_take_clean();
+    let fresh = ouro_chunk_take_clean(OURO_SEGMENT_LOOKS);
     if (fresh == 0u) {
         ouro_fail(OURO_FLAG_OUT_OF_MEMORY, OURO_H_QUEUE_FAILURES);
         return 0u;
