@@ -356,10 +356,10 @@ impl HeapLayout {
         self.data_base
     }
 
-    /// Widths of the fields of chunk tokens and chunk state words. Handles never have all their
-    /// bits set, so no token equals a queue sentinel.
+    /// Widths of the fields of chunk tokens and chunk state words. Handles stay below
+    /// 2^handle_bits - 4, so no token equals a queue sentinel or the claim marker.
     pub fn chunk_word_bits(&self) -> ChunkWordBits {
-        let handle_bits = 32 - (self.data_chunks + 3).leading_zeros();
+        let handle_bits = 32 - (self.data_chunks + 4).leading_zeros();
         let used_bits = self.chunk_shift - MIN_PAGE_BYTES.trailing_zeros() + 1;
         let token_gen_bits = (32 - handle_bits).min(32 - (used_bits + 1));
         ChunkWordBits {

@@ -33,8 +33,9 @@ fn ouro_token_gen(token: u32) -> u32 {
     return token >> OURO_HANDLE_BITS;
 }
 
-// Reserves up to `want` pages in the chunk of `token`; returns how many (0: full or stale) and
-// how many pages of the chunk are then in use.
+// Reserves up to `want` pages in the chunk of `token`; returns how many and how many pages of the
+// chunk are then in use. 0 pages with fewer than a chunk's pages in use: the CAS lost every race
+// (the chunk has room); 0 with a full count: the chunk is full or stale.
 fn ouro_reserve(token: u32, cls: u32, want: u32) -> vec2<u32> {
     let word = ouro_state_word(ouro_token_handle(token));
     let per_chunk = ouro_pages_per_chunk(cls);
@@ -51,7 +52,7 @@ fn ouro_reserve(token: u32, cls: u32, want: u32) -> vec2<u32> {
         }
         state = r.old_value;
     }
-    return vec2<u32>(0u, per_chunk);
+    return vec2<u32>(0u, min(state & OURO_USED_MASK, per_chunk));
 }
 
 // Takes one page of a chunk this lane brought in, and queues the chunk if pages remain for others.
@@ -113,16 +114,16 @@ fn ouro_list_chunk(handle: u32, cls: u32, gen: u32) {
     }
 }
 
-// Gives back one page's reservation of a chunk: lists the chunk if it was full, returns it to the
-// pool if it is now empty.
-fn ouro_release_page(handle: u32, cls: u32) {
+// Gives back `pages` pages' reservations of a chunk: lists the chunk if it was full, returns it
+// to the pool if it is now empty.
+fn ouro_release_pages(handle: u32, cls: u32, pages: u32) {
     let word = ouro_state_word(handle);
-    let before = atomicSub(&ouro_heap[word], 1u);
+    let before = atomicSub(&ouro_heap[word], pages);
     let used = before & OURO_USED_MASK;
-    if (used == 1u) {
+    if (used == pages) {
         // Empty: retire it, unless a reservation slipped in. A new generation voids every token and
         // every "current" word that still names it.
-        var state = before - 1u;
+        var state = before - pages;
         for (var spin = 0u; spin < OURO_RESERVE_SPINS; spin++) {
             if ((state & OURO_USED_MASK) != 0u || ouro_state_gen(state) != ouro_state_gen(before)) {
                 break;
@@ -209,12 +210,19 @@ fn ouro_malloc(size: u32) -> u32 {
         var bring = true;
         if (together) {
             token = atomicLoad(&ouro_heap[current]);
-            let lane = ouro_rank_with(token);
-            var granted = 0u;
-            if (token != 0u && lane.x == 0u) {
-                granted = ouro_reserve(token, cls, lane.y).x;
+            if (token == OURO_CLAIMED) {
+                token = ouro_look_past_claim(current);
+                if (token == OURO_CLAIMED) {
+                    continue;
+                }
             }
-            granted = ouro_share_from_first_with(token, granted);
+            let lane = ouro_rank_with(token);
+            var got = vec2<u32>(0u, ouro_pages_per_chunk(cls));
+            if (token != 0u && lane.x == 0u) {
+                got = ouro_reserve(token, cls, lane.y);
+            }
+            let granted = ouro_share_from_first_with(token, got.x);
+            let has_room = ouro_share_from_first_with(token, u32(got.y < ouro_pages_per_chunk(cls)));
             if (lane.x < granted) {
                 let ptr = ouro_take_reserved(token, cls, lane.x);
                 if (ptr != OURO_NULL) {
@@ -222,13 +230,32 @@ fn ouro_malloc(size: u32) -> u32 {
                 }
                 continue;
             }
+            if (OURO_LANES_SHARE && granted == 0u && has_room == 1u) {
+                // Only outraced on a chunk with room: try it again rather than bring a chunk.
+                // (Without subgroups every lane would retry one CAS word, one page at a time, so
+                // there a lost race brings a chunk instead.)
+                continue;
+            }
             bring = ouro_is_first_with(token);
         }
         var out_of_memory = 0u;
+        // On the subgroup path, in shared rounds, the lane that claims the full current chunk
+        // brings the next one (one bringer, not one per subgroup that saw it full); the others try
+        // again. Only a claimer writes a claimed current word, so a store settles it. Without
+        // subgroups each lane brings its own and races to make it current.
+        let claim = together && OURO_LANES_SHARE;
+        if (bring && claim) {
+            bring = ouro_cas(current, token, OURO_CLAIMED) == token;
+        }
         if (bring) {
             let next = ouro_next_chunk(cls);
             if (next == 0u) {
                 out_of_memory = 1u;
+                if (claim) {
+                    atomicStore(&ouro_heap[current], token);
+                }
+            } else if (claim) {
+                atomicStore(&ouro_heap[current], next);
             } else if (!together || ouro_cas(current, token, next) != token) {
                 let ptr = ouro_take_one(next, cls);
                 if (ptr != OURO_NULL) {
@@ -263,5 +290,5 @@ fn ouro_free(ptr: u32) {
         ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
         return;
     }
-    ouro_release_page(chunk + 1u, cls);
+    ouro_release_pages(chunk + 1u, cls, 1u);
 }

@@ -1,6 +1,8 @@
 // Lane cooperation without subgroup operations (the web, GL, or forced off): every lane serves
 // itself. Same functions as lanes_subgroup.wgsl.
 
+const OURO_LANES_SHARE: bool = false;
+
 fn ouro_ticket(word: u32) -> u32 {
     return atomicAdd(&ouro_heap[word], 1u);
 }

@@ -3,6 +3,9 @@
 // a subgroup size: every round serves at least the lowest active lane, so OURO_MAX_SUBGROUP
 // rounds (the largest size WGSL allows) cover any subgroup.
 
+// Whether lanes share their queue and chunk operations (so that one lane may act for many).
+const OURO_LANES_SHARE: bool = true;
+
 // This lane's result of atomicAdd(&ouro_heap[word], 1u), with one atomic per distinct word.
 fn ouro_ticket(word: u32) -> u32 {
     for (var round = 0u; round < OURO_MAX_SUBGROUP; round++) {
