@@ -33,6 +33,19 @@ fn heap(gpu: &GpuContext, kind: AllocatorKind, subgroups: bool, heap_bytes: u64)
     heap
 }
 
+/// A cycle runner on `heap` for `num` threads of `size` bytes.
+fn runner<'h>(heap: &'h Heap, gpu: &GpuContext, num: u32, size: u32) -> CycleRunner<'h> {
+    CycleRunner::new(
+        heap,
+        &gpu.queue,
+        Workload {
+            num,
+            size_bytes: size,
+        },
+    )
+    .unwrap()
+}
+
 /// The bytes an allocation of `size` occupies (its size class, or 16-byte granules for bump).
 fn footprint(kind: AllocatorKind, size: u32) -> u32 {
     match kind {
@@ -96,15 +109,7 @@ fn distinct_aligned_inside(kind: AllocatorKind, subgroups: bool) {
     for size in [1u32, 16, 100, 1000, 4096, 8192] {
         let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
         let num = if size >= 4096 { 1000 } else { 3000 };
-        let mut runner = CycleRunner::new(
-            &heap,
-            &gpu.queue,
-            Workload {
-                num,
-                size_bytes: size,
-            },
-        )
-        .unwrap();
+        let mut runner = runner(&heap, &gpu, num, size);
         let report = block_on(runner.run(&[Step::new(ALLOC, 0, num)], 1, false)).unwrap();
         assert_eq!(report.null_allocs, 0, "size {size}");
         assert_eq!(
@@ -157,15 +162,7 @@ fn data_survives_other_threads(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
     let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
     let (num, half) = (4096, 2048);
-    let mut runner = CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num,
-            size_bytes: 200,
-        },
-    )
-    .unwrap();
+    let mut runner = runner(&heap, &gpu, num, 200);
     let steps = [
         Step::new(ALLOC, 0, half),
         Step::new(WRITE, 0, half),
@@ -195,15 +192,7 @@ fn data_survives_other_threads(kind: AllocatorKind, subgroups: bool) {
 fn reuse_does_not_grow_the_heap(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
     let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
-    let mut runner = CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num: 2000,
-            size_bytes: 64,
-        },
-    )
-    .unwrap();
+    let mut runner = runner(&heap, &gpu, 2000, 64);
     let first = block_on(runner.run_iteration()).unwrap();
     assert_eq!((first.failed_allocs, first.verify_errors), (0, 0));
     let after_first = block_on(heap.read_state(&gpu.queue)).unwrap();
@@ -267,15 +256,7 @@ fn exhaustion_returns_null_and_flag(kind: AllocatorKind, subgroups: bool) {
     let size = 1024;
     let capacity = (heap.layout().heap_bytes - heap.layout().data_base) / size;
     let num = 2 * capacity;
-    let mut runner = CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num,
-            size_bytes: size,
-        },
-    )
-    .unwrap();
+    let mut runner = runner(&heap, &gpu, num, size);
     let steps = [
         Step::new(ALLOC, 0, num),
         Step::new(WRITE, 0, num),
@@ -373,15 +354,7 @@ fn exhaustion_returns_null_and_flag(kind: AllocatorKind, subgroups: bool) {
 fn free_null_is_a_no_op(kind: AllocatorKind, subgroups: bool) {
     let Some(gpu) = gpu() else { return };
     let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
-    let runner = &mut CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num: 512,
-            size_bytes: 32,
-        },
-    )
-    .unwrap();
+    let runner = &mut runner(&heap, &gpu, 512, 32);
     block_on(runner.run(&[Step::new(ALLOC, 0, 256)], 1, false)).unwrap();
     let before = block_on(heap.read_state(&gpu.queue)).unwrap();
     runner.write_pointers(256, &[NULL; 256]);
@@ -401,15 +374,7 @@ fn too_large_is_null_and_flagged(kind: AllocatorKind, subgroups: bool) {
         AllocatorKind::Bump => heap.layout().heap_bytes,
         _ => heap.layout().chunk_bytes + 1,
     };
-    let mut runner = CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num: 300,
-            size_bytes: size,
-        },
-    )
-    .unwrap();
+    let mut runner = runner(&heap, &gpu, 300, size);
     let report = block_on(runner.run(
         &[Step::new(ALLOC, 0, 300), Step::new(FREE, 0, 300)],
         1,
@@ -464,15 +429,7 @@ fn one_chunk_fetch_per_entry() {
     for kind in AllocatorKind::ALL.into_iter().filter(|k| k.is_page_based()) {
         for subgroups in [true, false] {
             let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
-            let mut runner = CycleRunner::new(
-                &heap,
-                &gpu.queue,
-                Workload {
-                    num: 4,
-                    size_bytes: 16,
-                },
-            )
-            .unwrap();
+            let mut runner = runner(&heap, &gpu, 4, 16);
             block_on(runner.run(&[Step::new(ALLOC, 0, 4)], 1, false)).unwrap();
             let state = block_on(heap.read_state(&gpu.queue)).unwrap();
             let d = state.counters.diagnostics;
@@ -496,15 +453,7 @@ fn emptied_chunks_are_reused_by_another_class() {
     {
         for subgroups in [true, false] {
             let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
-            let mut big = CycleRunner::new(
-                &heap,
-                &gpu.queue,
-                Workload {
-                    num: 1000,
-                    size_bytes: 4096,
-                },
-            )
-            .unwrap();
+            let mut big = runner(&heap, &gpu, 1000, 4096);
             let r = block_on(big.run(
                 &[Step::new(ALLOC, 0, 1000), Step::new(FREE, 0, 1000)],
                 1,
@@ -523,15 +472,7 @@ fn emptied_chunks_are_reused_by_another_class() {
                 "{kind}: only {} chunks went back to the pool",
                 emptied.pooled_chunks
             );
-            let mut small = CycleRunner::new(
-                &heap,
-                &gpu.queue,
-                Workload {
-                    num: 2000,
-                    size_bytes: 1000,
-                },
-            )
-            .unwrap();
+            let mut small = runner(&heap, &gpu, 2000, 1000);
             let r = block_on(small.run(
                 &[
                     Step::new(ALLOC, 0, 2000),
@@ -576,15 +517,7 @@ fn queue_segments_return_to_the_heap_when_drained() {
         // segments, which must be recycled rather than piled up.
         let heap = heap(&gpu, kind, true, TEST_HEAP);
         let num = 1800;
-        let mut runner = CycleRunner::new(
-            &heap,
-            &gpu.queue,
-            Workload {
-                num,
-                size_bytes: 4096,
-            },
-        )
-        .unwrap();
+        let mut runner = runner(&heap, &gpu, num, 4096);
         let mut state = block_on(heap.read_state(&gpu.queue)).unwrap();
         for _ in 0..10 {
             block_on(runner.run(
@@ -613,15 +546,7 @@ fn queue_segments_return_to_the_heap_when_drained() {
             let heap = heap(&gpu, kind, subgroups, TEST_HEAP);
             // 20 000 frees of one class fill ten segments of 2048 slots.
             let num = 20_000;
-            let mut runner = CycleRunner::new(
-                &heap,
-                &gpu.queue,
-                Workload {
-                    num,
-                    size_bytes: 16,
-                },
-            )
-            .unwrap();
+            let mut runner = runner(&heap, &gpu, num, 16);
             block_on(runner.run(
                 &[Step::new(ALLOC, 0, num), Step::new(FREE, 0, num)],
                 1,
@@ -665,15 +590,7 @@ fn invalid_frees_are_flagged_and_harmless() {
 fn invalid_frees_on(gpu: &GpuContext, kind: AllocatorKind) {
     let heap = heap(gpu, kind, true, TEST_HEAP);
     let num = 1024;
-    let mut runner = CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num,
-            size_bytes: 64,
-        },
-    )
-    .unwrap();
+    let mut runner = runner(&heap, &gpu, num, 64);
     block_on(runner.run(
         &[Step::new(ALLOC, 0, 512), Step::new(WRITE, 0, 512)],
         5,
@@ -733,15 +650,7 @@ fn invalid_frees_on(gpu: &GpuContext, kind: AllocatorKind) {
 fn unchecked_shaders_run_the_cycle() {
     let Some(gpu) = gpu() else { return };
     let heap = heap(&gpu, AllocatorKind::Page, true, TEST_HEAP);
-    let mut runner = CycleRunner::new(
-        &heap,
-        &gpu.queue,
-        Workload {
-            num: 2000,
-            size_bytes: 100,
-        },
-    )
-    .unwrap();
+    let mut runner = runner(&heap, &gpu, 2000, 100);
     // SAFETY: the shipped kernels on a heap built by Heap::new.
     unsafe { runner.use_unchecked_shaders() };
     assert!(runner.unchecked_shaders());

@@ -114,16 +114,16 @@ fn ouro_list_chunk(handle: u32, cls: u32, gen: u32) {
     }
 }
 
-// Gives back `pages` pages' reservations of a chunk: lists the chunk if it was full, returns it
-// to the pool if it is now empty.
-fn ouro_release_pages(handle: u32, cls: u32, pages: u32) {
+// Gives back one page's reservation of a chunk: lists the chunk if it was full, returns it to the
+// pool if it is now empty.
+fn ouro_release_page(handle: u32, cls: u32) {
     let word = ouro_state_word(handle);
-    let before = atomicSub(&ouro_heap[word], pages);
+    let before = atomicSub(&ouro_heap[word], 1u);
     let used = before & OURO_USED_MASK;
-    if (used == pages) {
+    if (used == 1u) {
         // Empty: retire it, unless a reservation slipped in. A new generation voids every token and
         // every "current" word that still names it.
-        var state = before - pages;
+        var state = before - 1u;
         for (var spin = 0u; spin < OURO_RESERVE_SPINS; spin++) {
             if ((state & OURO_USED_MASK) != 0u || ouro_state_gen(state) != ouro_state_gen(before)) {
                 break;
@@ -290,5 +290,5 @@ fn ouro_free(ptr: u32) {
         ouro_fail(OURO_FLAG_INVALID_FREE, OURO_H_INVALID_FREES);
         return;
     }
-    ouro_release_pages(chunk + 1u, cls, 1u);
+    ouro_release_page(chunk + 1u, cls);
 }
